@@ -1,0 +1,145 @@
+//! The place part of a query: a circle (centre + radius, haversine on a sphere) or a bbox.
+
+use serde::Deserialize;
+
+use crate::error::DecodeError;
+
+/// Mean Earth radius in metres (IUGG), the sphere the haversine distance is measured on.
+pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
+
+/// Where matches must lie. Coordinates are degrees WGS84, distances metres.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Area {
+    /// The whole file.
+    Everywhere,
+    /// Points whose haversine distance from (`lat`, `lon`) is ≤ `radius` metres.
+    Circle { lat: f64, lon: f64, radius: f64 },
+    /// Points with `min_lon ≤ lon ≤ max_lon` and `min_lat ≤ lat ≤ max_lat`.
+    Bbox { min_lon: f64, min_lat: f64, max_lon: f64, max_lat: f64 },
+}
+
+/// An [`Area`] prepared for fast tests: a bbox prefilter, then the exact test.
+#[derive(Debug, Clone)]
+pub struct AreaTest {
+    area: Area,
+    /// `[min_lat, max_lat, min_lon, max_lon]` in degrees; everything outside is outside the area.
+    bounds: [f64; 4],
+}
+
+impl Area {
+    /// Checks the area's numbers and prepares it for [`AreaTest::contains`].
+    ///
+    /// Errors: [`DecodeError::Query`] for a latitude outside ±90°, a longitude outside ±180°,
+    /// a negative or non-finite radius, or a bbox whose minimum exceeds its maximum.
+    pub fn prepare(&self) -> Result<AreaTest, DecodeError> {
+        let bad = |msg: String| Err(DecodeError::Query(msg));
+        let bounds = match *self {
+            Area::Everywhere => [-90.0, 90.0, -180.0, 180.0],
+            Area::Circle { lat, lon, radius } => {
+                if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
+                    return bad(format!("centre {lat},{lon} is not a valid lat,lon in degrees"));
+                }
+                if !radius.is_finite() || radius < 0.0 {
+                    return bad(format!("radius {radius} m must be a non-negative number of metres"));
+                }
+                circle_bounds(lat, lon, radius)
+            }
+            Area::Bbox { min_lon, min_lat, max_lon, max_lat } => {
+                let ok = [min_lon, min_lat, max_lon, max_lat].iter().all(|v| v.is_finite())
+                    && min_lon <= max_lon
+                    && min_lat <= max_lat;
+                if !ok {
+                    return bad(format!(
+                        "bbox {min_lon},{min_lat},{max_lon},{max_lat} must be minlon,minlat,maxlon,maxlat with min ≤ max"
+                    ));
+                }
+                [min_lat, max_lat, min_lon, max_lon]
+            }
+        };
+        Ok(AreaTest { area: self.clone(), bounds })
+    }
+}
+
+/// The lat/lon box around a circle on the sphere, widened by a hair so that rounding can
+/// only let extra points through to the exact test, never drop one.
+fn circle_bounds(lat: f64, lon: f64, radius: f64) -> [f64; 4] {
+    let angular = radius / EARTH_RADIUS_M;
+    let eps = 1e-7;
+    let dlat = angular.to_degrees() + eps;
+    let (min_lat, max_lat) = (lat - dlat, lat + dlat);
+    let reaches_pole = max_lat >= 90.0 || min_lat <= -90.0 || angular >= std::f64::consts::FRAC_PI_2;
+    let (min_lon, max_lon) = if reaches_pole {
+        (-180.0, 180.0)
+    } else {
+        let dlon = (angular.sin() / lat.to_radians().cos()).min(1.0).asin().to_degrees() + eps;
+        if lon - dlon < -180.0 || lon + dlon > 180.0 {
+            (-180.0, 180.0) // crosses the antimeridian: let the exact test decide
+        } else {
+            (lon - dlon, lon + dlon)
+        }
+    };
+    [min_lat, max_lat, min_lon, max_lon]
+}
+
+/// Great-circle distance in metres between two points in degrees, by the haversine formula
+/// on a sphere of radius [`EARTH_RADIUS_M`].
+pub fn haversine_m(lat1: f64, lon1: f64, lat2: f64, lon2: f64) -> f64 {
+    let (p1, p2) = (lat1.to_radians(), lat2.to_radians());
+    let dp = p2 - p1;
+    let dl = (lon2 - lon1).to_radians();
+    let a = (dp / 2.0).sin().powi(2) + p1.cos() * p2.cos() * (dl / 2.0).sin().powi(2);
+    2.0 * EARTH_RADIUS_M * a.sqrt().min(1.0).asin()
+}
+
+impl AreaTest {
+    /// Whether the point (`lat`, `lon`), in degrees, lies in the area (boundary included).
+    #[inline]
+    pub fn contains(&self, lat: f64, lon: f64) -> bool {
+        let [min_lat, max_lat, min_lon, max_lon] = self.bounds;
+        if lat < min_lat || lat > max_lat || lon < min_lon || lon > max_lon {
+            return false;
+        }
+        match self.area {
+            Area::Circle { lat: clat, lon: clon, radius } => haversine_m(clat, clon, lat, lon) <= radius,
+            _ => true,
+        }
+    }
+
+    /// Whether every point is inside (no test needed).
+    pub fn is_everywhere(&self) -> bool {
+        matches!(self.area, Area::Everywhere)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn circle_contains_centre_and_excludes_far_points() {
+        let t = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 }.prepare().unwrap();
+        assert!(t.contains(60.1699, 24.9384));
+        assert!(t.contains(60.1699 + 0.0089, 24.9384)); // ~990 m north
+        assert!(!t.contains(60.1699 + 0.0091, 24.9384)); // ~1012 m north
+        assert!(!t.contains(35.0, 14.0));
+    }
+
+    #[test]
+    fn circle_near_antimeridian_and_pole_uses_exact_test() {
+        let t = Area::Circle { lat: 0.0, lon: 179.999, radius: 1000.0 }.prepare().unwrap();
+        assert!(t.contains(0.0, -179.9995));
+        let p = Area::Circle { lat: 89.999, lon: 0.0, radius: 1000.0 }.prepare().unwrap();
+        assert!(p.contains(89.9995, 170.0));
+    }
+
+    #[test]
+    fn bbox_is_inclusive_and_validated() {
+        let t = Area::Bbox { min_lon: 14.5, min_lat: 35.88, max_lon: 14.53, max_lat: 35.91 }.prepare().unwrap();
+        assert!(t.contains(35.88, 14.5));
+        assert!(!t.contains(35.87, 14.5));
+        assert!(Area::Bbox { min_lon: 1.0, min_lat: 0.0, max_lon: 0.0, max_lat: 1.0 }.prepare().is_err());
+        assert!(Area::Circle { lat: 91.0, lon: 0.0, radius: 1.0 }.prepare().is_err());
+        assert!(Area::Circle { lat: 0.0, lon: 0.0, radius: -1.0 }.prepare().is_err());
+    }
+}

@@ -1,0 +1,50 @@
+//! The `OSMHeader` frame (spec: "Definition of the OSMHeader fileblock"): bbox and feature
+//! lists, checked so a file needing a feature this reader lacks is refused, not misread.
+
+use prost::Message;
+use serde::Serialize;
+
+use crate::error::DecodeError;
+use crate::proto;
+
+/// Required features this reader implements. `HistoricalInformation` is refused: a history
+/// file holds every version of each element, which the query semantics do not define.
+pub const SUPPORTED_FEATURES: [&str; 2] = ["OsmSchema-V0.6", "DenseNodes"];
+
+/// What the OSMHeader says about the file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HeaderInfo {
+    /// `[minlon, minlat, maxlon, maxlat]` in degrees WGS84, if the header has a bbox.
+    pub bbox: Option<[f64; 4]>,
+    pub required_features: Vec<String>,
+    pub optional_features: Vec<String>,
+    pub writing_program: Option<String>,
+    /// `osmosis_replication_timestamp`, seconds since the Unix epoch.
+    pub replication_timestamp: Option<i64>,
+}
+
+/// Decodes the uncompressed data of an `OSMHeader` blob into a [`HeaderInfo`].
+///
+/// Errors: [`DecodeError::Protobuf`]; [`DecodeError::UnsupportedFeature`] for a required
+/// feature not in [`SUPPORTED_FEATURES`] (history files name `HistoricalInformation`).
+pub fn decode_header(data: &[u8]) -> Result<HeaderInfo, DecodeError> {
+    let block = proto::HeaderBlock::decode(data).map_err(|e| DecodeError::protobuf("HeaderBlock", e))?;
+    if let Some(unknown) = block
+        .required_features
+        .iter()
+        .find(|f| !SUPPORTED_FEATURES.contains(&f.as_str()))
+    {
+        return Err(DecodeError::UnsupportedFeature(unknown.clone()));
+    }
+    // HeaderBBox is in nanodegrees, with no granularity (spec: "HeaderBBox").
+    let bbox = block.bbox.map(|b| {
+        [b.left as f64 * 1e-9, b.bottom as f64 * 1e-9, b.right as f64 * 1e-9, b.top as f64 * 1e-9]
+    });
+    Ok(HeaderInfo {
+        bbox,
+        required_features: block.required_features,
+        optional_features: block.optional_features,
+        writing_program: block.writingprogram,
+        replication_timestamp: block.osmosis_replication_timestamp,
+    })
+}

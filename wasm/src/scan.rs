@@ -1,0 +1,324 @@
+//! Decodes one `OSMData` PrimitiveBlock (spec: "Definition of OSMData fileblock") and, in the
+//! same pass, counts its elements and picks what a query needs: matching nodes, ways whose
+//! tags match (to be placed later from node locations), and the locations of every node in
+//! the query's area.
+
+use prost::Message;
+use serde::Serialize;
+
+use crate::error::DecodeError;
+use crate::proto;
+use crate::query::{BlockTags, PreparedQuery};
+
+/// Element totals of a block (or, summed, of a file).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    pub nodes: u64,
+    pub ways: u64,
+    pub relations: u64,
+    /// Tags on nodes, ways and relations together.
+    pub tags: u64,
+    /// Sum of the lengths of all ways' node-reference lists.
+    pub way_refs: u64,
+    /// Sum of the lengths of all relations' member lists.
+    pub relation_members: u64,
+}
+
+impl Counts {
+    /// Adds another block's totals to these.
+    pub fn add(&mut self, o: &Counts) {
+        self.nodes += o.nodes;
+        self.ways += o.ways;
+        self.relations += o.relations;
+        self.tags += o.tags;
+        self.way_refs += o.way_refs;
+        self.relation_members += o.relation_members;
+    }
+}
+
+/// An OSM tag as decoded text: (key, value). Invalid UTF-8 is replaced, never trusted.
+pub type Tag = (String, String);
+
+/// A node that carries the query's tags and lies in its area. `lat`/`lon` in degrees WGS84.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchedNode {
+    pub id: i64,
+    pub lat: f64,
+    pub lon: f64,
+    pub tags: Vec<Tag>,
+}
+
+/// A way that carries the query's tags. Whether it matches depends on node locations that
+/// may sit in other blocks, so it is resolved once all blocks are in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WayCandidate {
+    pub id: i64,
+    pub tags: Vec<Tag>,
+    /// Node ids, delta-decoded; empty when `position` is already known.
+    pub refs: Vec<i64>,
+    /// With `LocationsOnWays`: the mean `[lat, lon]` (degrees) of its nodes in the area.
+    pub position: Option<[f64; 2]>,
+}
+
+/// Locations of the block's nodes that lie in the area, sorted by id. Coordinates are
+/// 1e-7 degrees (OSM's own precision) so a node costs 16 bytes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AreaNodes {
+    pub ids: Vec<i64>,
+    pub lats_e7: Vec<i32>,
+    pub lons_e7: Vec<i32>,
+}
+
+/// Everything a query takes from one block.
+#[derive(Debug, Clone, Default)]
+pub struct BlockScan {
+    pub counts: Counts,
+    pub nodes: Vec<MatchedNode>,
+    pub ways: Vec<WayCandidate>,
+    pub area_nodes: AreaNodes,
+}
+
+/// Decodes the uncompressed data of an `OSMData` blob and scans it against `query`.
+///
+/// Errors: [`DecodeError::Protobuf`]; [`DecodeError::StringIndexOutOfRange`];
+/// [`DecodeError::Overflow`] when a delta sum or a scaled coordinate overflows 64 bits;
+/// [`DecodeError::Inconsistent`] for parallel arrays of different lengths.
+pub fn scan_block(data: &[u8], query: &PreparedQuery) -> Result<BlockScan, DecodeError> {
+    let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
+    let mut scanner = BlockScanner {
+        query,
+        table: &block.stringtable.s,
+        tags: BlockTags::bind(&query.tags, &block.stringtable.s),
+        coords: Coords {
+            granularity: block.granularity.unwrap_or(100) as i64,
+            lat_offset: block.lat_offset.unwrap_or(0),
+            lon_offset: block.lon_offset.unwrap_or(0),
+        },
+        out: BlockScan::default(),
+    };
+    for group in &block.primitivegroup {
+        if let Some(dense) = &group.dense {
+            scanner.dense_nodes(dense)?;
+        }
+        for node in &group.nodes {
+            scanner.node(node)?;
+        }
+        for way in &group.ways {
+            scanner.way(way)?;
+        }
+        for relation in &group.relations {
+            scanner.relation(relation)?;
+        }
+    }
+    scanner.out.area_nodes.sort_by_id();
+    Ok(scanner.out)
+}
+
+/// A block's coordinate transform: degrees = 1e-9 × (offset + granularity × stored value).
+struct Coords {
+    granularity: i64,
+    lat_offset: i64,
+    lon_offset: i64,
+}
+
+impl Coords {
+    /// Returns (lat, lon) in nanodegrees. Errors: [`DecodeError::Overflow`].
+    #[inline]
+    fn nano(&self, lat: i64, lon: i64) -> Result<(i64, i64), DecodeError> {
+        let scale = |offset: i64, v: i64| self.granularity.checked_mul(v).and_then(|x| x.checked_add(offset));
+        match (scale(self.lat_offset, lat), scale(self.lon_offset, lon)) {
+            (Some(a), Some(b)) => Ok((a, b)),
+            _ => Err(DecodeError::Overflow("coordinate")),
+        }
+    }
+}
+
+struct BlockScanner<'a> {
+    query: &'a PreparedQuery,
+    table: &'a [Vec<u8>],
+    tags: BlockTags,
+    coords: Coords,
+    out: BlockScan,
+}
+
+/// Adds a delta to a running sum, as the spec's delta coding requires, refusing overflow.
+#[inline]
+fn delta(acc: &mut i64, d: i64, what: &'static str) -> Result<i64, DecodeError> {
+    *acc = acc.checked_add(d).ok_or(DecodeError::Overflow(what))?;
+    Ok(*acc)
+}
+
+impl BlockScanner<'_> {
+    fn check_index(&self, index: u64) -> Result<(), DecodeError> {
+        if index >= self.table.len() as u64 {
+            return Err(DecodeError::StringIndexOutOfRange { index, table_len: self.table.len() });
+        }
+        Ok(())
+    }
+
+    fn text(&self, index: u32) -> String {
+        String::from_utf8_lossy(&self.table[index as usize]).into_owned()
+    }
+
+    /// Checks parallel keys/vals index arrays and returns how many tags they hold.
+    fn check_tags(&self, keys: &[u32], vals: &[u32]) -> Result<u64, DecodeError> {
+        if keys.len() != vals.len() {
+            return Err(DecodeError::Inconsistent("keys and vals differ in length"));
+        }
+        for &i in keys.iter().chain(vals) {
+            self.check_index(i as u64)?;
+        }
+        Ok(keys.len() as u64)
+    }
+
+    fn tag_list(&self, pairs: impl Iterator<Item = (u32, u32)>) -> Vec<Tag> {
+        pairs.map(|(k, v)| (self.text(k), self.text(v))).collect()
+    }
+
+    /// Records a node's location if it is in the area, and the node itself if its tags match.
+    #[inline]
+    fn place_node<I: Iterator<Item = (u32, u32)>>(
+        &mut self,
+        id: i64,
+        (lat_nano, lon_nano): (i64, i64),
+        pairs: impl Fn() -> I,
+    ) {
+        let (lat, lon) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
+        if !self.query.area.contains(lat, lon) {
+            return;
+        }
+        let area = &mut self.out.area_nodes;
+        area.ids.push(id);
+        area.lats_e7.push((lat_nano as f64 / 100.0).round() as i32);
+        area.lons_e7.push((lon_nano as f64 / 100.0).round() as i32);
+        if self.tags.matches(&pairs) {
+            let tags = self.tag_list(pairs());
+            self.out.nodes.push(MatchedNode { id, lat, lon, tags });
+        }
+    }
+
+    fn dense_nodes(&mut self, dense: &proto::DenseNodes) -> Result<(), DecodeError> {
+        let n = dense.id.len();
+        if dense.lat.len() != n || dense.lon.len() != n {
+            return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
+        }
+        let kv = &dense.keys_vals;
+        let (mut id, mut lat, mut lon, mut k) = (0i64, 0i64, 0i64, 0usize);
+        for i in 0..n {
+            delta(&mut id, dense.id[i], "DenseNodes id")?;
+            delta(&mut lat, dense.lat[i], "DenseNodes lat")?;
+            delta(&mut lon, dense.lon[i], "DenseNodes lon")?;
+            // keys_vals: (key, value) index pairs for this node, then a 0; empty when no
+            // node of the block has tags.
+            let start = k;
+            if !kv.is_empty() {
+                loop {
+                    match kv.get(k) {
+                        None => return Err(DecodeError::Inconsistent("DenseNodes keys_vals ends early")),
+                        Some(0) => break,
+                        Some(&key) => {
+                            let value = *kv.get(k + 1).ok_or(DecodeError::Inconsistent("DenseNodes keys_vals has a key without value"))?;
+                            // A negative index becomes huge here and fails the check.
+                            self.check_index(key as u64)?;
+                            self.check_index(value as u64)?;
+                            k += 2;
+                        }
+                    }
+                }
+            }
+            let pairs = &kv[start..k];
+            if !kv.is_empty() {
+                k += 1; // the 0 delimiter
+            }
+            self.out.counts.tags += (pairs.len() / 2) as u64;
+            let location = self.coords.nano(lat, lon)?;
+            self.place_node(id, location, || pairs.chunks_exact(2).map(|p| (p[0] as u32, p[1] as u32)));
+        }
+        self.out.counts.nodes += n as u64;
+        Ok(())
+    }
+
+    fn node(&mut self, node: &proto::Node) -> Result<(), DecodeError> {
+        self.out.counts.tags += self.check_tags(&node.keys, &node.vals)?;
+        self.out.counts.nodes += 1;
+        let location = self.coords.nano(node.lat, node.lon)?;
+        self.place_node(node.id, location, || node.keys.iter().copied().zip(node.vals.iter().copied()));
+        Ok(())
+    }
+
+    fn way(&mut self, way: &proto::Way) -> Result<(), DecodeError> {
+        self.out.counts.tags += self.check_tags(&way.keys, &way.vals)?;
+        self.out.counts.ways += 1;
+        self.out.counts.way_refs += way.refs.len() as u64;
+        let pairs = || way.keys.iter().copied().zip(way.vals.iter().copied());
+        if !self.tags.matches(pairs) {
+            return Ok(()); // refs are decoded only for ways that can match
+        }
+        let tags = self.tag_list(pairs());
+        if !way.lat.is_empty() {
+            // LocationsOnWays: the way carries its nodes' locations, so place it right here.
+            if let Some(position) = self.way_position_from_locations(way)? {
+                self.out.ways.push(WayCandidate { id: way.id, tags, refs: Vec::new(), position: Some(position) });
+            }
+            return Ok(());
+        }
+        let mut acc = 0i64;
+        let refs = way.refs.iter().map(|&d| delta(&mut acc, d, "Way refs")).collect::<Result<Vec<_>, _>>()?;
+        self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None });
+        Ok(())
+    }
+
+    /// Mean location of a way's nodes in the area, from its own lat/lon arrays.
+    fn way_position_from_locations(&self, way: &proto::Way) -> Result<Option<[f64; 2]>, DecodeError> {
+        if way.lat.len() != way.refs.len() || way.lon.len() != way.refs.len() {
+            return Err(DecodeError::Inconsistent("Way refs, lat and lon differ in length"));
+        }
+        let (mut lat, mut lon) = (0i64, 0i64);
+        let (mut sum_lat, mut sum_lon, mut inside) = (0.0, 0.0, 0u32);
+        for (&dlat, &dlon) in way.lat.iter().zip(&way.lon) {
+            delta(&mut lat, dlat, "Way lat")?;
+            delta(&mut lon, dlon, "Way lon")?;
+            let (lat_nano, lon_nano) = self.coords.nano(lat, lon)?;
+            let (y, x) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
+            if self.query.area.contains(y, x) {
+                sum_lat += y;
+                sum_lon += x;
+                inside += 1;
+            }
+        }
+        Ok((inside > 0).then(|| [sum_lat / inside as f64, sum_lon / inside as f64]))
+    }
+
+    fn relation(&mut self, relation: &proto::Relation) -> Result<(), DecodeError> {
+        self.out.counts.tags += self.check_tags(&relation.keys, &relation.vals)?;
+        let members = relation.memids.len();
+        if relation.roles_sid.len() != members || relation.types.len() != members {
+            return Err(DecodeError::Inconsistent("Relation memids, roles_sid and types differ in length"));
+        }
+        for &role in &relation.roles_sid {
+            self.check_index(role as u64)?; // negative becomes huge and fails
+        }
+        self.out.counts.relations += 1;
+        self.out.counts.relation_members += members as u64;
+        Ok(())
+    }
+}
+
+impl AreaNodes {
+    /// Sorts the three arrays by id (blocks are usually sorted already; this checks first).
+    fn sort_by_id(&mut self) {
+        if self.ids.windows(2).all(|w| w[0] <= w[1]) {
+            return;
+        }
+        let mut order: Vec<usize> = (0..self.ids.len()).collect();
+        order.sort_unstable_by_key(|&i| self.ids[i]);
+        self.ids = order.iter().map(|&i| self.ids[i]).collect();
+        self.lats_e7 = order.iter().map(|&i| self.lats_e7[i]).collect();
+        self.lons_e7 = order.iter().map(|&i| self.lons_e7[i]).collect();
+    }
+
+    /// Location `(lat_e7, lon_e7)` of node `id`, if it is among these.
+    pub fn get(&self, id: i64) -> Option<(i32, i32)> {
+        self.ids.binary_search(&id).ok().map(|i| (self.lats_e7[i], self.lons_e7[i]))
+    }
+}

@@ -1,0 +1,83 @@
+//! Decodes the real files in `../shared/data/` and checks them against the facts listed in
+//! its README (counts from other tools, and query answers computed with libosmium).
+//! The data folder can be moved with `PBF_DATA_DIR`.
+
+use std::path::PathBuf;
+
+use pbf_explorer::area::Area;
+use pbf_explorer::query::Query;
+use pbf_explorer::resolve::ElementType;
+use pbf_explorer::scan_file;
+use serde_json::Value;
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("PBF_DATA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
+}
+
+fn read_json(path: PathBuf) -> Value {
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+fn ids(v: &Value) -> Vec<i64> {
+    let mut ids: Vec<i64> = v.as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+    ids.sort();
+    ids
+}
+
+fn check_counts(name: &str) {
+    let file = std::fs::read(data_dir().join(format!("{name}.osm.pbf"))).unwrap();
+    let expected = read_json(data_dir().join(format!("expected/{name}.counts.json")));
+    let scan = scan_file(&file, &Query { tags: vec![], area: Area::Everywhere }).unwrap();
+    let c = scan.counts;
+    let got = [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members];
+    let want = ["nodes", "ways", "relations", "tags", "way_refs", "members"].map(|k| expected[k].as_u64().unwrap());
+    assert_eq!(got, want, "{name}: [nodes, ways, relations, tags, way_refs, members]");
+    assert!(scan.header.bbox.is_some() || name.contains("synthetic"), "{name} has a header bbox");
+}
+
+#[test]
+fn helsinki_counts_match_the_data_readme() {
+    check_counts("helsinki");
+}
+
+#[test]
+fn malta_counts_match_the_data_readme() {
+    check_counts("malta");
+}
+
+#[test]
+fn malta_x20_synthetic_counts_match_the_data_readme() {
+    check_counts("malta-x20-synthetic");
+}
+
+/// Every query in `tests/queries.json` (the table of the data README) gives exactly the
+/// listed node and way ids.
+#[test]
+fn listed_queries_give_the_listed_ids() {
+    let queries = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/queries.json"));
+    for q in queries.as_array().unwrap() {
+        let f = |k: &str, i: usize| q[k][i].as_f64().unwrap();
+        let area = if q["bbox"].is_array() {
+            Area::Bbox { min_lon: f("bbox", 0), min_lat: f("bbox", 1), max_lon: f("bbox", 2), max_lat: f("bbox", 3) }
+        } else {
+            Area::Circle { lat: f("near", 0), lon: f("near", 1), radius: q["radius"].as_f64().unwrap() }
+        };
+        let query = Query::from_tags(q["q"].as_str().unwrap(), area).unwrap();
+        let file = std::fs::read(data_dir().join(q["file"].as_str().unwrap())).unwrap();
+        let matches = scan_file(&file, &query).unwrap().matches;
+        let of = |t: ElementType| matches.iter().filter(|m| m.element == t).map(|m| m.id).collect::<Vec<_>>();
+        let label = format!("{} {}", q["file"], q["q"]);
+        match q["expected"].as_str() {
+            Some(name) => {
+                let want = read_json(data_dir().join("expected").join(name));
+                assert_eq!(of(ElementType::Node), ids(&want["nodes"]), "{label}: node ids");
+                assert_eq!(of(ElementType::Way), ids(&want["ways"]), "{label}: way ids");
+                assert_eq!(matches.len() as u64, want["count"].as_u64().unwrap(), "{label}: count");
+            }
+            None => assert_eq!(matches.len() as u64, q["count"].as_u64().unwrap(), "{label}: count"),
+        }
+    }
+}
