@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what pbf-explorer needs on a fresh machine, skipping whatever is already there:
+# the wasm32 Rust target, wasm-bindgen-cli (the exact version in wasm/Cargo.lock), wasm-pack,
+# the npm packages, and with --browser Debian's Chromium for the Playwright tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+want_browser=false
+[ "${1:-}" = "--browser" ] && want_browser=true
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+command -v cargo >/dev/null || { echo "Rust (cargo) is required: install it with rustup first." >&2; exit 1; }
+command -v npm >/dev/null || { echo "Node.js 20.19+ with npm is required." >&2; exit 1; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown Rust target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# wasm-pack runs the wasm-bindgen found on PATH, which must match the crate's version exactly.
+bindgen_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' wasm/Cargo.lock)
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen_version" ]; then
+  say "installing wasm-bindgen-cli $bindgen_version (a few minutes)"
+  cargo install wasm-bindgen-cli --version "=$bindgen_version" --force
+fi
+if ! command -v wasm-pack >/dev/null; then
+  say "installing wasm-pack (a few minutes)"
+  cargo install wasm-pack --locked
+fi
+
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund
+fi
+
+if $want_browser && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  say "installing Debian's Chromium for the browser tests"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+fi
+say "ready"

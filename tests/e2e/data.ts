@@ -1,0 +1,33 @@
+/** The shared test data (`../shared/data/`, or `PBF_DATA_DIR`) and the listed queries. */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const DATA_DIR = process.env.PBF_DATA_DIR ?? resolve(here, '../../../shared/data');
+export const SCREENSHOT_DIR = resolve(here, '../../test-results/screenshots');
+
+/** A query of the data README's table (`tests/queries.json`). */
+export interface ListedQuery {
+  file: string;
+  expected?: string;
+  count?: number;
+  q: string;
+  near?: [number, number];
+  radius?: number;
+  bbox?: [number, number, number, number];
+}
+
+export const QUERIES: ListedQuery[] = JSON.parse(readFileSync(resolve(here, '../queries.json'), 'utf8'));
+
+/** The expected answer: `{nodes, ways, count}` from `expected/`, or just a count. */
+export function expectedAnswer(q: ListedQuery): { nodes?: number[]; ways?: number[]; count: number } {
+  if (!q.expected) return { count: q.count! };
+  return JSON.parse(readFileSync(join(DATA_DIR, 'expected', q.expected), 'utf8'));
+}
+
+/** The URL search string of a listed query (without `src`). */
+export function querySearch(q: ListedQuery): string {
+  const area = q.bbox ? `bbox=${q.bbox.join(',')}` : `near=${q.near!.join(',')}&radius=${q.radius}`;
+  return `?q=${encodeURIComponent(q.q)}&${area}`;
+}

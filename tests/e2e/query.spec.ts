@@ -1,0 +1,90 @@
+/**
+ * The built app in headless Chromium, used as a person would: open a real .osm.pbf through
+ * the file input, run the queries of the data README, and check what the page shows.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import { DATA_DIR, QUERIES, SCREENSHOT_DIR, expectedAnswer, querySearch } from './data';
+
+const status = (page: Page) => page.getByTestId('status');
+const count = (page: Page) => page.getByTestId('result-count');
+
+/** The ids in the result list, as "node 123" / "way 456", sorted. */
+async function listedIds(page: Page): Promise<string[]> {
+  const items = page.getByTestId('result-item');
+  const pairs = await items.evaluateAll((els) => els.map((el) => `${(el as HTMLElement).dataset.osmType} ${(el as HTMLElement).dataset.osmId}`));
+  return pairs.sort();
+}
+
+for (const q of QUERIES) {
+  test(`${q.file}: ${q.q} ${q.bbox ? `in bbox ${q.bbox}` : `within ${q.radius} m of ${q.near}`}`, async ({ page }) => {
+    const want = expectedAnswer(q);
+    await page.goto(`/${querySearch(q)}`);
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, q.file));
+    await expect(status(page)).toHaveText('done', { timeout: 150_000 });
+    await expect(count(page)).toHaveText(String(want.count));
+    if (want.nodes && want.ways) {
+      const ids = [...want.nodes.map((id) => `node ${id}`), ...want.ways.map((id) => `way ${id}`)].sort();
+      expect(await listedIds(page)).toEqual(ids);
+    }
+    const name = `${q.file.replace(/\.osm\.pbf$/, '')}-${q.q.replace(/[^a-z0-9]+/gi, '_')}.png`;
+    await page.screenshot({ path: join(SCREENSHOT_DIR, name) });
+  });
+}
+
+test('a query from URL parameters alone runs on the bundled sample', async ({ page }) => {
+  await page.goto('/?src=/sample/helsinki.osm.pbf&q=amenity=cafe&near=60.1699,24.9384&radius=1000');
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('87');
+  await expect(page.getByTestId('source-name')).toContainText('helsinki.osm.pbf');
+  // Decoding happened in the decode workers: one per core.
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  const decodeWorkers = page.workers().filter((w) => w.url().includes('decode-worker'));
+  expect(decodeWorkers.length).toBe(Math.min(cores, 32));
+  await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('© OpenStreetMap contributors');
+});
+
+test('a file that is not a PBF gives a clear error and the page stays usable', async ({ page }) => {
+  await page.goto('/?q=amenity=cafe&near=60.1699,24.9384&radius=1000');
+  await page.locator('input[type=file]').setInputFiles({
+    name: 'helsinki.osm',
+    mimeType: 'application/xml',
+    buffer: Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<osm version="0.6" generator="test"></osm>\n'),
+  });
+  await expect(status(page)).toHaveText(/^error: not a PBF file: this is OSM XML/);
+  await expect(status(page)).toContainText('osmium cat');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('87');
+});
+
+test('a match in the list opens a popup with its tags as text and a link to openstreetmap.org', async ({ page }) => {
+  await page.goto('/?src=/sample/helsinki.osm.pbf&q=amenity=parking&near=60.1699,24.9384&radius=1000');
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('40');
+  const first = page.getByTestId('result-item').first();
+  const type = await first.getAttribute('data-osm-type');
+  const id = await first.getAttribute('data-osm-id');
+  await first.click();
+  const popup = page.getByTestId('popup');
+  await expect(popup).toBeVisible();
+  await expect(popup).toContainText('amenity');
+  await expect(popup).toContainText('parking');
+  await expect(popup.locator('a')).toHaveAttribute('href', `https://www.openstreetmap.org/${type}/${id}`);
+});
+
+test('the form runs a new query on the file already open, and the URL follows it', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Use sample (Helsinki)' }).click();
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('87');
+  await page.getByLabel('Tags').fill('shop');
+  await page.getByRole('button', { name: 'Run query' }).click();
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('498');
+  expect(new URL(page.url()).searchParams.get('q')).toBe('shop');
+  await page.goBack();
+  await expect(page.getByLabel('Tags')).toHaveValue('amenity=cafe');
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('87');
+});

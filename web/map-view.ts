@@ -1,0 +1,139 @@
+/**
+ * The MapLibre map: an offline style (background and a bundled world outline, no remote
+ * tiles), the file's header bbox, the query area, and the matches as one GeoJSON source that
+ * is replaced in batches.
+ */
+import { MapLibreMap, NavigationControl, Popup, ScaleControl, setWorkerUrl, type GeoJSONSource, type StyleSpecification } from 'maplibre-gl';
+// MapLibre 6 finds its worker beside its own script, which a bundler moves; so Vite bundles
+// the worker and tells MapLibre where it went.
+import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import type { Feature, FeatureCollection, Point, Polygon } from 'geojson';
+import { feature } from 'topojson-client';
+import type { Topology } from 'topojson-specification';
+import { bboxPolygon, polygonBounds } from './geometry';
+import { popupContent } from './popup';
+import type { Match } from '../workers/types';
+
+setWorkerUrl(maplibreWorkerUrl);
+
+const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
+
+/** Natural Earth 1:50m land (world-atlas), loaded after the map so it does not delay it. */
+async function loadLand(): Promise<FeatureCollection> {
+  const topology = (await import('world-atlas/land-50m.json')).default as unknown as Topology;
+  return feature(topology, topology.objects.land) as unknown as FeatureCollection;
+}
+
+function offlineStyle(): StyleSpecification {
+  return {
+    version: 8,
+    sources: {
+      land: { type: 'geojson', data: EMPTY, attribution: 'Natural Earth' },
+      'header-bbox': { type: 'geojson', data: EMPTY },
+      area: { type: 'geojson', data: EMPTY },
+      matches: { type: 'geojson', data: EMPTY, attribution: '© OpenStreetMap contributors' },
+    },
+    layers: [
+      { id: 'background', type: 'background', paint: { 'background-color': '#dfe9ef' } },
+      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f4f2ec' } },
+      { id: 'land-outline', type: 'line', source: 'land', paint: { 'line-color': '#aaa392', 'line-width': 0.7 } },
+      { id: 'header-bbox', type: 'line', source: 'header-bbox', paint: { 'line-color': '#6e7781', 'line-width': 1.5, 'line-dasharray': [3, 2] } },
+      { id: 'area-fill', type: 'fill', source: 'area', paint: { 'fill-color': '#1f6feb', 'fill-opacity': 0.08 } },
+      { id: 'area-outline', type: 'line', source: 'area', paint: { 'line-color': '#1f6feb', 'line-width': 2 } },
+      {
+        id: 'matches',
+        type: 'circle',
+        source: 'matches',
+        paint: {
+          'circle-radius': ['interpolate', ['linear'], ['zoom'], 4, 3, 14, 6],
+          'circle-color': ['match', ['get', 'type'], 'way', '#d1242f', '#8250df'],
+          'circle-stroke-color': '#ffffff',
+          'circle-stroke-width': 1.2,
+        },
+      },
+    ],
+  };
+}
+
+/** A match as a GeoJSON Feature; tags go in `properties.tags` as [key, value] pairs. */
+export function matchFeature(m: Match): Feature<Point> {
+  return {
+    type: 'Feature',
+    id: m.type === 'node' ? m.id * 2 : m.id * 2 + 1,
+    properties: { type: m.type, id: m.id, tags: m.tags },
+    geometry: { type: 'Point', coordinates: [m.lon, m.lat] },
+  };
+}
+
+export class MapView {
+  readonly map: MapLibreMap;
+  private loaded: Promise<void>;
+  private byFeatureId = new Map<number, Match>();
+  private popup: Popup | null = null;
+
+  /** @param onPick called with (lat, lon) in degrees when the map is clicked away from a match. */
+  constructor(container: HTMLElement, onPick: (lat: number, lon: number) => void) {
+    this.map = new MapLibreMap({
+      container,
+      style: offlineStyle(),
+      center: [24.9384, 60.1699],
+      zoom: 2,
+      attributionControl: { compact: false },
+    });
+    this.map.addControl(new NavigationControl({ showCompass: false }));
+    this.map.addControl(new ScaleControl({ unit: 'metric' }));
+    this.loaded = new Promise((resolve) => this.map.once('load', () => resolve()));
+    void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
+    this.map.on('click', (e) => {
+      const hit = this.map.queryRenderedFeatures(e.point, { layers: ['matches'] })[0];
+      const match = hit && this.byFeatureId.get(Number(hit.id));
+      if (match) this.showPopup(match);
+      else onPick(e.lngLat.lat, e.lngLat.lng);
+    });
+    this.map.on('mouseenter', 'matches', () => (this.map.getCanvas().style.cursor = 'pointer'));
+    this.map.on('mouseleave', 'matches', () => (this.map.getCanvas().style.cursor = ''));
+  }
+
+  private async source(id: string): Promise<GeoJSONSource> {
+    await this.loaded;
+    return this.map.getSource(id) as GeoJSONSource;
+  }
+
+  /** Replaces the drawn matches. */
+  async setMatches(matches: Match[]): Promise<void> {
+    const features = matches.map(matchFeature);
+    this.byFeatureId = new Map(matches.map((m, i) => [Number(features[i].id), m]));
+    (await this.source('matches')).setData({ type: 'FeatureCollection', features });
+  }
+
+  /** Draws the query area (null clears it) and, if `fit`, frames it. */
+  async setArea(polygon: Feature<Polygon> | null, fit: boolean): Promise<void> {
+    (await this.source('area')).setData(polygon ?? EMPTY);
+    if (polygon && fit) this.fit(polygonBounds(polygon));
+  }
+
+  /** Draws the file's header bbox `[minlon, minlat, maxlon, maxlat]` and, if `fit`, frames it. */
+  async setHeaderBbox(bbox: number[] | null, fit: boolean): Promise<void> {
+    (await this.source('header-bbox')).setData(bbox ? bboxPolygon(bbox) : EMPTY);
+    if (bbox && fit) this.fit(bbox as [number, number, number, number]);
+  }
+
+  fit([w, s, e, n]: [number, number, number, number]): void {
+    this.map.fitBounds([[w, s], [e, n]], { padding: 40, duration: 0, maxZoom: 17 });
+  }
+
+  /** Centres on a match and opens its tag popup. */
+  showPopup(match: Match): void {
+    this.popup?.remove();
+    this.popup = new Popup({ maxWidth: '340px' })
+      .setLngLat([match.lon, match.lat])
+      .setDOMContent(popupContent(match))
+      .addTo(this.map);
+  }
+
+  flyTo(match: Match): void {
+    this.map.easeTo({ center: [match.lon, match.lat], zoom: Math.max(this.map.getZoom(), 15), duration: 300 });
+    this.showPopup(match);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The tag table shown for a match. Tag keys and values are untrusted text from the internet:
+ * they are only ever set as `textContent`, never parsed as HTML, and only the element's own
+ * openstreetmap.org page becomes a link.
+ */
+import type { Match } from '../workers/types';
+
+/** The openstreetmap.org page of an element (type and numeric id only, so always safe). */
+export function osmUrl(match: Pick<Match, 'type' | 'id'>): string {
+  return `https://www.openstreetmap.org/${match.type}/${Math.trunc(match.id)}`;
+}
+
+/** A short label: the `name` tag if any, else the first tag, then the element. */
+export function matchLabel(match: Match): string {
+  const name = match.tags.find(([k]) => k === 'name')?.[1];
+  const [k, v] = match.tags[0] ?? ['', ''];
+  return `${name ?? `${k}=${v}`} (${match.type} ${match.id})`;
+}
+
+/** Builds the popup content: a heading link and one table row per tag. */
+export function popupContent(match: Match): HTMLElement {
+  const root = document.createElement('div');
+  root.className = 'tag-popup';
+  root.dataset.testid = 'popup';
+  const link = document.createElement('a');
+  link.href = osmUrl(match);
+  link.target = '_blank';
+  link.rel = 'noopener noreferrer';
+  link.textContent = `${match.type} ${match.id} on openstreetmap.org`;
+  root.append(link);
+  const table = document.createElement('table');
+  for (const [key, value] of match.tags) {
+    const row = table.insertRow();
+    row.insertCell().textContent = key;
+    row.insertCell().textContent = value;
+  }
+  root.append(table);
+  return root;
+}

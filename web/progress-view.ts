@@ -1,0 +1,44 @@
+/** The progress bar, status line and counters. */
+import type { Progress } from '../workers/pipeline';
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+/** Formats a rate such as 1234567 → "1.2 M". */
+function rate(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(0)} k`;
+  return n.toFixed(0);
+}
+
+export class ProgressView {
+  private bar: HTMLProgressElement;
+  private status: HTMLElement;
+  private stats: HTMLElement;
+  private count: HTMLElement;
+
+  constructor(root: HTMLElement) {
+    this.bar = root.querySelector('progress')!;
+    this.status = root.querySelector('[data-testid=status]')!;
+    this.stats = root.querySelector('#stats')!;
+    this.count = root.querySelector('[data-testid=result-count]')!;
+  }
+
+  /** Sets the status text; `error: …` statuses are styled as errors. */
+  setStatus(text: string): void {
+    this.status.textContent = text;
+    this.status.classList.toggle('error', text.startsWith('error:'));
+  }
+
+  setCount(n: number): void {
+    this.count.textContent = String(n);
+  }
+
+  update(p: Progress): void {
+    this.bar.value = p.totalBytes > 0 ? p.bytesRead / p.totalBytes : 0;
+    const seconds = p.elapsedMs / 1000;
+    const perSecond = seconds > 0 ? p.elements / seconds : 0;
+    this.stats.textContent =
+      `${mb(p.bytesRead)} / ${mb(p.totalBytes)} MB read · ${p.blobsDecoded} blobs decoded · ` +
+      `${rate(p.elements)} elements (${rate(perSecond)}/s) · ${seconds.toFixed(1)} s`;
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The query as URL parameters, so every query is a link: `q` (tags, space-separated), `near`
+ * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `src` (a PBF URL).
+ */
+import { parseBbox, parseLatLon, parseRadius, parseTags } from '../workers/query';
+import type { Query } from '../workers/types';
+
+/** The query as the form holds it: text fields, checked only by {@link toQuery}. */
+export interface QueryState {
+  q: string;
+  place: 'circle' | 'bbox' | 'everywhere';
+  near: string;
+  radius: string;
+  bbox: string;
+}
+
+/** What the page starts with when the URL says nothing: cafés around Helsinki's centre. */
+export const SAMPLE_URL = 'sample/helsinki.osm.pbf';
+export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '' };
+
+/** Reads the query state and `src` from a URL's search parameters; absent ones take defaults. */
+export function readUrl(search: string): { state: QueryState; src: string | null; hasQuery: boolean } {
+  const p = new URLSearchParams(search);
+  const bbox = p.get('bbox');
+  const near = p.get('near');
+  const place: QueryState['place'] = bbox ? 'bbox' : near ? 'circle' : p.has('q') ? 'everywhere' : DEFAULT_STATE.place;
+  const state: QueryState = {
+    q: p.get('q') ?? DEFAULT_STATE.q,
+    place,
+    near: near ?? DEFAULT_STATE.near,
+    radius: p.get('radius') ?? DEFAULT_STATE.radius,
+    bbox: bbox ?? '',
+  };
+  return { state, src: p.get('src'), hasQuery: p.has('q') };
+}
+
+/** The search string (`?q=…`) for a query state and an optional source URL. */
+export function writeUrl(state: QueryState, src: string | null): string {
+  const p = new URLSearchParams();
+  if (src) p.set('src', src);
+  p.set('q', state.q.trim());
+  if (state.place === 'circle') {
+    p.set('near', state.near.replace(/\s+/g, ''));
+    p.set('radius', state.radius);
+  } else if (state.place === 'bbox') {
+    p.set('bbox', state.bbox.replace(/\s+/g, ''));
+  }
+  // URLSearchParams encodes '=' and ',' although a query value may hold them; keep links readable.
+  return `?${p.toString().replace(/%3D/g, '=').replace(/%2C/g, ',')}`;
+}
+
+/**
+ * Checks a query state and turns it into a {@link Query}.
+ * @throws Error with a message for the user when a field is invalid.
+ */
+export function toQuery(state: QueryState): Query {
+  const tags = parseTags(state.q);
+  if (state.place === 'everywhere') return { tags, area: 'everywhere' };
+  if (state.place === 'bbox') return { tags, area: parseBbox(state.bbox) };
+  const { lat, lon } = parseLatLon(state.near);
+  return { tags, area: { circle: { lat, lon, radius: parseRadius(state.radius) } } };
+}

@@ -1,0 +1,148 @@
+/**
+ * Finds the frames of a PBF file as its bytes arrive (spec "File format"): a 4-byte
+ * big-endian BlobHeader length, the BlobHeader, then `datasize` bytes of Blob. Reads the
+ * {@link Source} in chunks with a few reads in flight, and never holds more than the frame
+ * being cut plus those chunks.
+ */
+import { decodeBlobHeader } from './blob-header';
+import { describeNonPbf } from './sniff';
+import type { Source } from './source';
+
+/** The spec's hard cap on a BlobHeader, in bytes. */
+export const MAX_BLOB_HEADER_SIZE = 64 * 1024;
+/** The spec's hard cap on a Blob, in bytes. */
+export const MAX_BLOB_SIZE = 32 * 1024 * 1024;
+
+/** One frame: a Blob cut out of the file, in its own transferable buffer. */
+export interface Frame {
+  /** 0 for the first frame (the OSMHeader), then 1, 2, … */
+  index: number;
+  /** Byte offset of the frame's length prefix in the file. */
+  offset: number;
+  /** `BlobHeader.type`: `OSMHeader`, `OSMData`, or an unknown type (skipped downstream). */
+  type: string;
+  /** The encoded Blob message. */
+  blob: ArrayBuffer;
+}
+
+/** A malformed file, with where the problem is. */
+export class PbfFormatError extends Error {
+  constructor(message: string, readonly offset: number, readonly blobIndex: number) {
+    super(`${message} (at byte ${offset}, blob #${blobIndex})`);
+  }
+}
+
+export interface FramerOptions {
+  /** Bytes per read; default 4 MiB. */
+  chunkSize?: number;
+  /** Reads kept in flight; default 2 (more for HTTP). */
+  readAhead?: number;
+  signal?: AbortSignal;
+  /** Called with the total bytes read so far after each chunk arrives. */
+  onRead?: (bytesRead: number) => void;
+}
+
+/** Sequential chunks of a source, with `readAhead` reads in flight. */
+class ChunkReader {
+  private next = 0;
+  private bytesRead = 0;
+  private inflight: Promise<Uint8Array>[] = [];
+
+  constructor(private source: Source, private opts: Required<Omit<FramerOptions, 'signal' | 'onRead'>> & FramerOptions) {}
+
+  private fill(): void {
+    const { chunkSize, readAhead, signal } = this.opts;
+    while (this.inflight.length < readAhead && this.next < this.source.size) {
+      const length = Math.min(chunkSize, this.source.size - this.next);
+      const read = this.source.read(this.next, length, signal);
+      read.catch(() => {}); // a read failing after an earlier one failed is not news
+      this.inflight.push(read);
+      this.next += length;
+    }
+  }
+
+  /** The next chunk in file order, or null at the end of the file. */
+  async nextChunk(): Promise<Uint8Array | null> {
+    this.fill();
+    const read = this.inflight.shift();
+    if (!read) return null;
+    const chunk = await read;
+    this.bytesRead += chunk.length;
+    this.opts.onRead?.(this.bytesRead);
+    this.fill();
+    return chunk;
+  }
+}
+
+/**
+ * Yields the frames of `source` in file order.
+ * @throws PbfFormatError for an empty file, a non-PBF file (named when recognised), a
+ *   BlobHeader over 64 KiB, a datasize over 32 MiB, a corrupt BlobHeader, a file that does not
+ *   start with an OSMHeader, or a file truncated inside a frame; the source's own errors pass through.
+ */
+export async function* readFrames(source: Source, options: FramerOptions = {}): AsyncGenerator<Frame> {
+  const reader = new ChunkReader(source, { chunkSize: 4 << 20, readAhead: 2, ...options });
+  let buf: Uint8Array = new Uint8Array(0);
+  let pos = 0; // read position in buf
+  let bufOffset = 0; // file offset of buf[0]
+
+  /** Makes at least `n` bytes available from `pos`; false when the file ends first. */
+  const ensure = async (n: number): Promise<boolean> => {
+    let have = buf.length - pos;
+    if (have >= n) return true;
+    const parts = [buf.subarray(pos)];
+    while (have < n) {
+      const chunk = await reader.nextChunk();
+      if (!chunk || chunk.length === 0) break;
+      parts.push(chunk);
+      have += chunk.length;
+    }
+    const merged = new Uint8Array(have);
+    let at = 0;
+    for (const p of parts) {
+      merged.set(p, at);
+      at += p.length;
+    }
+    bufOffset += pos;
+    buf = merged;
+    pos = 0;
+    return have >= n;
+  };
+
+  if (source.size === 0) throw new PbfFormatError('the file is empty', 0, 0);
+  for (let index = 0; ; index++) {
+    if (!(await ensure(1))) return;
+    const offset = bufOffset + pos;
+    const fail = (message: string): never => {
+      throw new PbfFormatError(message, offset, index);
+    };
+    const need = async (n: number, what: string) => {
+      if (!(await ensure(n))) fail(`file truncated inside ${what}: needs ${n} bytes, only ${buf.length - pos} remain`);
+    };
+    if (index === 0) {
+      await ensure(Math.min(512, source.size));
+      const kind = describeNonPbf(buf.subarray(pos, pos + 512));
+      if (kind) fail(`not a PBF file: ${kind}`);
+    }
+    await need(4, 'a frame length');
+    const headerLength = new DataView(buf.buffer, buf.byteOffset + pos, 4).getUint32(0, false);
+    if (headerLength > MAX_BLOB_HEADER_SIZE) {
+      fail(`BlobHeader length ${headerLength} exceeds the spec's 64 KiB cap: ${index === 0 ? 'not a PBF file' : 'corrupt file'}`);
+    }
+    await need(4 + headerLength, 'a BlobHeader');
+    let header;
+    try {
+      header = decodeBlobHeader(buf.subarray(pos + 4, pos + 4 + headerLength));
+    } catch (e) {
+      fail(`corrupt BlobHeader: ${(e as Error).message}`);
+    }
+    const { type, datasize } = header!;
+    if (datasize < 0 || datasize > MAX_BLOB_SIZE) fail(`Blob datasize ${datasize} exceeds the spec's 32 MiB cap: corrupt file`);
+    if (index === 0 && type !== 'OSMHeader') fail(`the file does not start with an OSMHeader (first BlobHeader type is "${type}")`);
+    await need(4 + headerLength + datasize, `the ${type} Blob`); // may move buf: read pos after
+    const start = pos + 4 + headerLength;
+    const blob = buf.slice(start, start + datasize).buffer;
+    pos = start + datasize;
+    yield { index, offset, type, blob };
+  }
+}
