@@ -11,7 +11,14 @@ export default defineConfig({
   publicDir: '../public',
   base: './',
   // maplibre-gl alone is about 1 MB minified.
-  build: { outDir: '../dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1600 },
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1600,
+    // bench.html is the map-less page `npm run bench` drives.
+    rollupOptions: { input: { main: 'web/index.html', bench: 'web/bench.html' } },
+  },
   worker: { format: 'es' },
   server: { fs: { allow: ['..', ...extraAllowed] } },
 });

@@ -8,6 +8,8 @@ fn main() {
     }
     let descriptors = protox::compile(files, ["proto"]).expect("parse .proto files");
     prost_build::Config::new()
+        // bytes fields become `bytes::Bytes`: slices of the inflated block, not copies.
+        .bytes(["."])
         .compile_fds(descriptors)
         .expect("generate Rust code for .proto files");
 }

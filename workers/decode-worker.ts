@@ -4,6 +4,7 @@
  */
 import init, { BlobScanner, readHeader } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
+import { release } from './framer';
 import type { BlobResult, Counts, WorkerReply, WorkerRequest } from './types';
 
 interface WorkerScope {
@@ -14,6 +15,8 @@ const scope = self as unknown as WorkerScope;
 
 const ready = init({ module_or_path: wasmUrl });
 let scanner: BlobScanner | null = null;
+let memory: WebAssembly.Memory | null = null;
+ready.then((exports) => (memory = exports.memory), () => {});
 
 function toCounts(c: Float64Array): Counts {
   return { nodes: c[0], ways: c[1], relations: c[2], tags: c[3], wayRefs: c[4], relationMembers: c[5] };
@@ -44,7 +47,8 @@ scope.onmessage = async (event) => {
       scope.postMessage({ type: 'header', job: msg.job, header: JSON.parse(readHeader(new Uint8Array(msg.blob))) });
     } else {
       const { result, transfer } = scan(new Uint8Array(msg.blob));
-      scope.postMessage({ type: 'data', job: msg.job, result }, transfer);
+      release(msg.blob); // copied into Wasm memory: free it now, not at the next GC
+      scope.postMessage({ type: 'data', job: msg.job, result, wasmBytes: memory?.buffer.byteLength ?? 0 }, transfer);
     }
   } catch (e) {
     scope.postMessage({ type: 'error', job, message: e instanceof Error ? e.message : String(e) });

@@ -26,14 +26,15 @@ export interface RunCallbacks {
 }
 
 /**
- * Reads `source`, decodes every blob in `pool` and collects the matches of `query` into `store`.
+ * Reads `source`, decodes every blob in `pool` and collects the matches of `query` into `store`
+ * (`query` null: only count elements).
  * Resolves when the whole file is done.
  * @throws the first error of the source, the framer (PbfFormatError) or a worker (naming the
  *   blob and byte offset); {@link CancelledError} when `signal` aborts. `store` keeps what was found.
  */
 export async function runQuery(
   source: Source,
-  query: Query,
+  query: Query | null,
   pool: WorkerPool,
   store: ResultStore,
   callbacks: RunCallbacks = {},

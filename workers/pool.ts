@@ -1,7 +1,9 @@
 /**
- * A pool of decode workers (one per core). Blobs queue here and go, transferred, to idle
- * workers; in-flight bytes are bounded so a fast reader waits for slow decoders; a cancel
- * drops every queued blob and ignores late replies. A worker that dies is replaced.
+ * A pool of decode workers (one per core). Blobs queue here and go, transferred, to the
+ * least-loaded worker; each worker holds up to {@link PER_WORKER} blobs so it never idles
+ * while its reply crosses the main thread. Queued bytes and blobs are bounded so a fast
+ * reader waits for slow decoders (backpressure); a cancel drops every queued blob and
+ * ignores late replies. A worker that dies is replaced.
  */
 import type { Frame } from './framer';
 import type { BlobResult, HeaderInfo, Query, WorkerReply, WorkerRequest } from './types';
@@ -12,11 +14,16 @@ interface Job {
   bytes: number;
   resolve: (reply: HeaderInfo | BlobResult) => void;
   reject: (error: Error) => void;
+  /** Set once the caller was answered (cancel, crash): its reply, if any, is dropped. */
+  settled: boolean;
 }
 
 interface Slot {
   worker: Worker;
-  job: Job | null;
+  /** Blobs sent to this worker, oldest first; it answers them in order. */
+  jobs: Job[];
+  /** Its Wasm linear memory in bytes, as last reported. */
+  wasmBytes: number;
 }
 
 /** Thrown to waiters when {@link WorkerPool.cancel} drops their work. */
@@ -27,8 +34,8 @@ export class CancelledError extends Error {
   }
 }
 
-/** Job id of a running blob whose caller was already answered. */
-const ABANDONED = -1;
+/** Blobs sent ahead to each worker: one decoding, one waiting in its inbox. */
+const PER_WORKER = 2;
 
 const defaultWorker = () => new Worker(new URL('./decode-worker.ts', import.meta.url), { type: 'module' });
 
@@ -37,41 +44,43 @@ export class WorkerPool {
   private queue: Job[] = [];
   private nextJob = 1;
   private inFlightBytes = 0;
+  private inFlightJobs = 0;
   private waiters: (() => void)[] = [];
-  private query: Query | null = null;
+  private query: Query | null | undefined = undefined;
+  private readyCount = 0;
+  private readyWaiters: (() => void)[] = [];
 
   /**
-   * @param size number of workers; default `navigator.hardwareConcurrency`.
-   * @param maxInFlightBytes Blob bytes queued or decoding before {@link waitForSpace} waits; default 64 MiB.
+   * @param size number of workers; default `navigator.hardwareConcurrency` (at most 32).
+   * @param maxInFlightBytes Blob bytes queued or decoding before {@link waitForSpace} waits;
+   *   default 32 MiB (one Blob of the spec's maximum size always gets through).
+   * @param maxInFlightJobs blobs queued or decoding before {@link waitForSpace} waits; default 4 per worker.
    */
   constructor(
     readonly size = Math.max(1, Math.min(navigator.hardwareConcurrency || 4, 32)),
-    private readonly maxInFlightBytes = 64 << 20,
+    private readonly maxInFlightBytes = 32 << 20,
+    private readonly maxInFlightJobs = size * PER_WORKER * 2,
     private readonly createWorker: () => Worker = defaultWorker,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: this.createWorker(), job: null };
+    const slot: Slot = { worker: this.createWorker(), jobs: [], wasmBytes: 0 };
     slot.worker.onmessage = (e: MessageEvent<WorkerReply>) => this.onReply(slot, e.data);
     slot.worker.onerror = (e) => {
       e.preventDefault();
       this.replace(slot, `a decode worker crashed: ${e.message || 'unknown error'}`);
     };
-    if (this.query) this.post(slot, { type: 'query', query: this.query });
+    if (this.query !== undefined) this.post(slot, { type: 'query', query: this.query });
     return slot;
   }
 
-  /** Replaces a dead worker; the blob it held fails with `message`. */
+  /** Replaces a dead worker; the blobs it held fail with `message`. */
   private replace(slot: Slot, message: string): void {
     slot.worker.terminate();
-    const job = slot.job;
-    const fresh = this.spawn();
-    this.slots[this.slots.indexOf(slot)] = fresh;
-    if (job && job.id !== ABANDONED) {
-      this.settle(job, () => job.reject(new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${message}`)));
-    }
+    this.slots[this.slots.indexOf(slot)] = this.spawn();
+    for (const job of slot.jobs) this.fail(job, new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${message}`));
     this.dispatch();
   }
 
@@ -80,57 +89,72 @@ export class WorkerPool {
   }
 
   private onReply(slot: Slot, reply: WorkerReply): void {
-    if (reply.type === 'ready') return;
+    if (reply.type === 'ready') {
+      this.readyCount++;
+      if (this.readyCount >= this.size) this.readyWaiters.splice(0).forEach((w) => w());
+      return;
+    }
     if (reply.job === null) {
       // A query-level failure: a bad query, or the Wasm module not loading.
       if (reply.type === 'error') this.rejectAll(new Error(reply.message));
       return;
     }
-    const job = slot.job;
-    slot.job = null; // a worker replies once per blob, so it is free now
+    if (reply.type === 'data') slot.wasmBytes = reply.wasmBytes;
+    const job = slot.jobs.shift(); // a worker answers its blobs in order
     if (job && job.id === reply.job) {
       if (reply.type === 'error') {
-        this.settle(job, () => job.reject(new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${reply.message}`)));
-      } else if (reply.type === 'header') {
-        this.settle(job, () => job.resolve(reply.header));
+        this.fail(job, new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${reply.message}`));
       } else {
-        this.settle(job, () => job.resolve(reply.result));
+        this.finish(job, () => job.resolve(reply.type === 'header' ? reply.header : reply.result));
       }
-    } // else: the late reply of an abandoned job
+    }
     this.dispatch();
   }
 
-  private settle(job: Job, finish: () => void): void {
+  /** Answers a job's caller once, and frees its share of the in-flight budget. */
+  private finish(job: Job, answer: () => void): void {
+    if (job.settled) return;
+    job.settled = true;
     this.inFlightBytes -= job.bytes;
-    finish();
-    const ready = this.waiters.splice(0);
-    ready.forEach((w) => w());
+    this.inFlightJobs--;
+    answer();
+    this.waiters.splice(0).forEach((w) => w());
   }
 
-  /** Rejects every queued and running job; running workers finish their blob unheard. */
+  private fail(job: Job, error: Error): void {
+    this.finish(job, () => job.reject(error));
+  }
+
+  /** Rejects every queued and running job; running workers finish their blobs unheard. */
   private rejectAll(error: Error): void {
-    for (const job of this.queue.splice(0)) this.settle(job, () => job.reject(error));
-    for (const slot of this.slots) {
-      const job = slot.job;
-      if (job && job.id !== ABANDONED) {
-        this.settle(job, () => job.reject(error));
-        slot.job = { ...job, id: ABANDONED, bytes: 0 };
-      }
-    }
+    for (const job of this.queue.splice(0)) this.fail(job, error);
+    for (const slot of this.slots) slot.jobs.forEach((job) => this.fail(job, error));
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.job || this.queue.length === 0) continue;
+    while (this.queue.length > 0) {
+      const slot = this.slots.reduce((a, b) => (b.jobs.length < a.jobs.length ? b : a));
+      if (slot.jobs.length >= PER_WORKER) return;
       const job = this.queue.shift()!;
-      slot.job = job;
+      slot.jobs.push(job);
       const kind = job.frame.type === 'OSMHeader' ? 'OSMHeader' : 'OSMData';
       this.post(slot, { type: 'blob', job: job.id, kind, blob: job.frame.blob }, [job.frame.blob]);
     }
   }
 
-  /** Sets the query every worker applies to the blobs that follow. */
-  setQuery(query: Query): void {
+  /** Wasm linear memory of all workers, in bytes (it never shrinks, so this is also the peak). */
+  wasmBytes(): number {
+    return this.slots.reduce((n, s) => n + s.wasmBytes, 0);
+  }
+
+  /** Resolves once every worker has loaded the Wasm decoder (for timing without start-up). */
+  ready(): Promise<void> {
+    if (this.readyCount >= this.size) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** Sets the query every worker applies to the blobs that follow (`null`: count only). */
+  setQuery(query: Query | null): void {
     this.query = query;
     for (const slot of this.slots) this.post(slot, { type: 'query', query });
   }
@@ -144,14 +168,15 @@ export class WorkerPool {
     return new Promise((resolve, reject) => {
       const bytes = frame.blob.byteLength;
       this.inFlightBytes += bytes;
-      this.queue.push({ id: this.nextJob++, frame, bytes, resolve, reject });
+      this.inFlightJobs++;
+      this.queue.push({ id: this.nextJob++, frame, bytes, resolve, reject, settled: false });
       this.dispatch();
     });
   }
 
-  /** Resolves once the bytes queued or decoding are under the cap (backpressure for the reader). */
+  /** Resolves once the blobs queued or decoding are under both caps (backpressure for the reader). */
   async waitForSpace(): Promise<void> {
-    while (this.inFlightBytes >= this.maxInFlightBytes) {
+    while (this.inFlightJobs > 0 && (this.inFlightBytes >= this.maxInFlightBytes || this.inFlightJobs >= this.maxInFlightJobs)) {
       await new Promise<void>((r) => this.waiters.push(r));
     }
   }

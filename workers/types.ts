@@ -86,12 +86,14 @@ export interface Match {
 
 /** Messages from the pool to a decode worker. */
 export type WorkerRequest =
-  | { type: 'query'; query: Query }
+  /** `null` only counts elements (a full decode that keeps nothing). */
+  | { type: 'query'; query: Query | null }
   | { type: 'blob'; job: number; kind: 'OSMHeader' | 'OSMData'; blob: ArrayBuffer };
 
 /** Messages from a decode worker to the pool. */
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'header'; job: number; header: HeaderInfo }
-  | { type: 'data'; job: number; result: BlobResult }
+  /** `wasmBytes`: the worker's Wasm linear memory size, which only grows. */
+  | { type: 'data'; job: number; result: BlobResult; wasmBytes: number }
   | { type: 'error'; job: number | null; message: string };

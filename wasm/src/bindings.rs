@@ -28,17 +28,22 @@ pub struct BlobScanner {
 
 #[wasm_bindgen]
 impl BlobScanner {
-    /// `query_json` is the form documented at `Query::from_json`. Throws for an invalid query.
+    /// `query_json` is the form documented at `Query::from_json`, or `null` to only count
+    /// elements. Throws for an invalid query.
     #[wasm_bindgen(constructor)]
     pub fn new(query_json: &str) -> Result<BlobScanner, JsError> {
-        Ok(BlobScanner { query: Query::from_json(query_json)?.prepare()? })
+        let query = match query_json.trim() {
+            "null" => PreparedQuery::count_only(),
+            json => Query::from_json(json)?.prepare()?,
+        };
+        Ok(BlobScanner { query })
     }
 
     /// Inflates and scans one `OSMData` Blob (its bytes as framed in the file).
     ///
     /// Throws for a corrupt or unsupported Blob or PrimitiveBlock (see `DecodeError`).
     pub fn scan(&self, blob: &[u8]) -> Result<BlobResult, JsError> {
-        Ok(BlobResult { scan: scan_block(&blob_data(blob)?, &self.query)? })
+        Ok(BlobResult { scan: scan_block(blob_data(blob)?, &self.query)? })
     }
 }
 

@@ -61,7 +61,7 @@ impl Query {
         if let Some(t) = self.tags.iter().find(|t| t.key.is_empty()) {
             return Err(DecodeError::Query(format!("tag with value {:?} has no key", t.value)));
         }
-        Ok(PreparedQuery { tags: self.tags.clone(), area: self.area.prepare()? })
+        Ok(PreparedQuery { tags: self.tags.clone(), area: self.area.prepare()?, collect: true })
     }
 }
 
@@ -70,6 +70,16 @@ impl Query {
 pub struct PreparedQuery {
     pub tags: Vec<TagFilter>,
     pub area: AreaTest,
+    /// False for a plain count: no matches, no node locations.
+    pub collect: bool,
+}
+
+impl PreparedQuery {
+    /// A query that only counts elements and tags (a full decode, nothing kept).
+    pub fn count_only() -> PreparedQuery {
+        let area = Area::Everywhere.prepare().expect("the whole world is a valid area");
+        PreparedQuery { tags: Vec::new(), area, collect: false }
+    }
 }
 
 /// The query's tags as string-table indexes of one block. An index list per condition,
@@ -83,10 +93,10 @@ pub struct BlockTags {
 
 impl BlockTags {
     /// Looks the query's strings up in a block's string table (`table[i]` is string `i`).
-    pub fn bind(tags: &[TagFilter], table: &[Vec<u8>]) -> BlockTags {
+    pub fn bind<S: AsRef<[u8]>>(tags: &[TagFilter], table: &[S]) -> BlockTags {
         let indexes_of = |s: &str| -> Vec<u32> {
             let bytes = s.as_bytes();
-            table.iter().enumerate().filter(|(_, t)| t.as_slice() == bytes).map(|(i, _)| i as u32).collect()
+            table.iter().enumerate().filter(|(_, t)| t.as_ref() == bytes).map(|(i, _)| i as u32).collect()
         };
         let keys: Vec<Vec<u32>> = tags.iter().map(|t| indexes_of(&t.key)).collect();
         let values: Vec<Option<Vec<u32>>> = tags.iter().map(|t| t.value.as_deref().map(indexes_of)).collect();

@@ -3,12 +3,14 @@
 //! tags match (to be placed later from node locations), and the locations of every node in
 //! the query's area.
 
+use prost::bytes::Bytes;
 use prost::Message;
 use serde::Serialize;
 
 use crate::error::DecodeError;
 use crate::proto;
 use crate::query::{BlockTags, PreparedQuery};
+use crate::varint::{self, packed, Varints};
 
 /// Element totals of a block (or, summed, of a file).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -79,11 +81,12 @@ pub struct BlockScan {
 }
 
 /// Decodes the uncompressed data of an `OSMData` blob and scans it against `query`.
+/// `data` is shared, not copied: strings of the block are slices of it.
 ///
 /// Errors: [`DecodeError::Protobuf`]; [`DecodeError::StringIndexOutOfRange`];
 /// [`DecodeError::Overflow`] when a delta sum or a scaled coordinate overflows 64 bits;
 /// [`DecodeError::Inconsistent`] for parallel arrays of different lengths.
-pub fn scan_block(data: &[u8], query: &PreparedQuery) -> Result<BlockScan, DecodeError> {
+pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, DecodeError> {
     let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
     let mut scanner = BlockScanner {
         query,
@@ -135,17 +138,10 @@ impl Coords {
 
 struct BlockScanner<'a> {
     query: &'a PreparedQuery,
-    table: &'a [Vec<u8>],
+    table: &'a [Bytes],
     tags: BlockTags,
     coords: Coords,
     out: BlockScan,
-}
-
-/// Adds a delta to a running sum, as the spec's delta coding requires, refusing overflow.
-#[inline]
-fn delta(acc: &mut i64, d: i64, what: &'static str) -> Result<i64, DecodeError> {
-    *acc = acc.checked_add(d).ok_or(DecodeError::Overflow(what))?;
-    Ok(*acc)
 }
 
 impl BlockScanner<'_> {
@@ -184,7 +180,7 @@ impl BlockScanner<'_> {
         pairs: impl Fn() -> I,
     ) {
         let (lat, lon) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
-        if !self.query.area.contains(lat, lon) {
+        if !self.query.collect || !self.query.area.contains(lat, lon) {
             return;
         }
         let area = &mut self.out.area_nodes;
@@ -198,16 +194,19 @@ impl BlockScanner<'_> {
     }
 
     fn dense_nodes(&mut self, dense: &proto::DenseNodes) -> Result<(), DecodeError> {
-        let n = dense.id.len();
-        if dense.lat.len() != n || dense.lon.len() != n {
-            return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
-        }
+        let mut ids = Varints::new(packed(&dense.id), "DenseNodes id");
+        let mut lats = Varints::new(packed(&dense.lat), "DenseNodes lat");
+        let mut lons = Varints::new(packed(&dense.lon), "DenseNodes lon");
         let kv = &dense.keys_vals;
-        let (mut id, mut lat, mut lon, mut k) = (0i64, 0i64, 0i64, 0usize);
-        for i in 0..n {
-            delta(&mut id, dense.id[i], "DenseNodes id")?;
-            delta(&mut lat, dense.lat[i], "DenseNodes lat")?;
-            delta(&mut lon, dense.lon[i], "DenseNodes lon")?;
+        let (mut id, mut lat, mut lon, mut k, mut n) = (0i64, 0i64, 0i64, 0usize, 0u64);
+        while !ids.is_empty() {
+            ids.next_delta(&mut id)?;
+            if lats.is_empty() || lons.is_empty() {
+                return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
+            }
+            lats.next_delta(&mut lat)?;
+            lons.next_delta(&mut lon)?;
+            n += 1;
             // keys_vals: (key, value) index pairs for this node, then a 0; empty when no
             // node of the block has tags.
             let start = k;
@@ -234,7 +233,10 @@ impl BlockScanner<'_> {
             let location = self.coords.nano(lat, lon)?;
             self.place_node(id, location, || pairs.chunks_exact(2).map(|p| (p[0] as u32, p[1] as u32)));
         }
-        self.out.counts.nodes += n as u64;
+        if !lats.is_empty() || !lons.is_empty() {
+            return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
+        }
+        self.out.counts.nodes += n;
         Ok(())
     }
 
@@ -249,35 +251,37 @@ impl BlockScanner<'_> {
     fn way(&mut self, way: &proto::Way) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&way.keys, &way.vals)?;
         self.out.counts.ways += 1;
-        self.out.counts.way_refs += way.refs.len() as u64;
+        self.out.counts.way_refs += varint::count(packed(&way.refs))? as u64;
         let pairs = || way.keys.iter().copied().zip(way.vals.iter().copied());
-        if !self.tags.matches(pairs) {
+        if !self.query.collect || !self.tags.matches(pairs) {
             return Ok(()); // refs are decoded only for ways that can match
         }
         let tags = self.tag_list(pairs());
-        if !way.lat.is_empty() {
+        if !packed(&way.lat).is_empty() {
             // LocationsOnWays: the way carries its nodes' locations, so place it right here.
             if let Some(position) = self.way_position_from_locations(way)? {
                 self.out.ways.push(WayCandidate { id: way.id, tags, refs: Vec::new(), position: Some(position) });
             }
             return Ok(());
         }
-        let mut acc = 0i64;
-        let refs = way.refs.iter().map(|&d| delta(&mut acc, d, "Way refs")).collect::<Result<Vec<_>, _>>()?;
+        let refs = varint::deltas(packed(&way.refs), "Way refs")?;
         self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None });
         Ok(())
     }
 
     /// Mean location of a way's nodes in the area, from its own lat/lon arrays.
     fn way_position_from_locations(&self, way: &proto::Way) -> Result<Option<[f64; 2]>, DecodeError> {
-        if way.lat.len() != way.refs.len() || way.lon.len() != way.refs.len() {
+        let n = varint::count(packed(&way.refs))?;
+        if varint::count(packed(&way.lat))? != n || varint::count(packed(&way.lon))? != n {
             return Err(DecodeError::Inconsistent("Way refs, lat and lon differ in length"));
         }
+        let mut lats = Varints::new(packed(&way.lat), "Way lat");
+        let mut lons = Varints::new(packed(&way.lon), "Way lon");
         let (mut lat, mut lon) = (0i64, 0i64);
         let (mut sum_lat, mut sum_lon, mut inside) = (0.0, 0.0, 0u32);
-        for (&dlat, &dlon) in way.lat.iter().zip(&way.lon) {
-            delta(&mut lat, dlat, "Way lat")?;
-            delta(&mut lon, dlon, "Way lon")?;
+        for _ in 0..n {
+            lats.next_delta(&mut lat)?;
+            lons.next_delta(&mut lon)?;
             let (lat_nano, lon_nano) = self.coords.nano(lat, lon)?;
             let (y, x) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
             if self.query.area.contains(y, x) {
@@ -291,8 +295,8 @@ impl BlockScanner<'_> {
 
     fn relation(&mut self, relation: &proto::Relation) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&relation.keys, &relation.vals)?;
-        let members = relation.memids.len();
-        if relation.roles_sid.len() != members || relation.types.len() != members {
+        let members = varint::count(packed(&relation.memids))?;
+        if relation.roles_sid.len() != members || varint::count(packed(&relation.types))? != members {
             return Err(DecodeError::Inconsistent("Relation memids, roles_sid and types differ in length"));
         }
         for &role in &relation.roles_sid {

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 
 use pbf_explorer::area::Area;
-use pbf_explorer::query::Query;
+use pbf_explorer::query::{PreparedQuery, Query};
 use pbf_explorer::resolve::ElementType;
-use pbf_explorer::scan_file;
+use pbf_explorer::{scan_file, scan_file_prepared};
 use serde_json::Value;
 
 fn data_dir() -> PathBuf {
@@ -30,7 +30,7 @@ fn ids(v: &Value) -> Vec<i64> {
 fn check_counts(name: &str) {
     let file = std::fs::read(data_dir().join(format!("{name}.osm.pbf"))).unwrap();
     let expected = read_json(data_dir().join(format!("expected/{name}.counts.json")));
-    let scan = scan_file(&file, &Query { tags: vec![], area: Area::Everywhere }).unwrap();
+    let scan = scan_file_prepared(&file, &PreparedQuery::count_only()).unwrap();
     let c = scan.counts;
     let got = [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members];
     let want = ["nodes", "ways", "relations", "tags", "way_refs", "members"].map(|k| expected[k].as_u64().unwrap());

@@ -1,0 +1,50 @@
+//! Rough single-thread timings of the decode stages on one file (for profiling work):
+//! `cargo run --release --example profile -- ../../shared/data/malta-x20-synthetic.osm.pbf`
+use std::time::Instant;
+
+use pbf_explorer::{area::Area, blob, frame, proto, query::Query, scan};
+use prost::Message;
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: profile FILE.osm.pbf");
+    let file = std::fs::read(&path).unwrap();
+    let blobs: Vec<proto::Blob> = frame::frames(&file)
+        .map(|f| f.unwrap())
+        .filter(|f| f.kind == "OSMData")
+        .map(|f| proto::Blob::decode(f.blob).unwrap())
+        .collect();
+    let zlib = |b: &proto::Blob| match &b.data {
+        Some(proto::blob::Data::ZlibData(z)) => (z.to_vec(), b.raw_size.unwrap() as usize),
+        _ => panic!("not zlib"),
+    };
+    let t = Instant::now();
+    for b in &blobs {
+        let (z, n) = zlib(b);
+        let out = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&z, n).unwrap();
+        assert_eq!(out.len(), n);
+    }
+    println!("inflate miniz_oxide: {:?}", t.elapsed());
+    let t = Instant::now();
+    for b in &blobs {
+        let (z, n) = zlib(b);
+        let mut out = vec![0u8; n];
+        let (got, rc) = zlib_rs::decompress_slice(&mut out, &z, zlib_rs::InflateConfig::default());
+        assert!(rc == zlib_rs::ReturnCode::Ok && got.len() == n);
+    }
+    println!("inflate zlib-rs: {:?}", t.elapsed());
+    let t = Instant::now();
+    let datas: Vec<_> = frame::frames(&file).map(|f| f.unwrap()).filter(|f| f.kind == "OSMData").map(|f| blob::blob_data(f.blob).unwrap()).collect();
+    println!("blob_data (ours): {:?}", t.elapsed());
+    let t = Instant::now();
+    for d in &datas {
+        let _ = proto::PrimitiveBlock::decode(d.clone()).unwrap();
+    }
+    println!("prost decode only: {:?}", t.elapsed());
+    let q = Query::from_tags("amenity=cafe", Area::Circle { lat: 36.8989, lon: 15.7146, radius: 1000.0 }).unwrap().prepare().unwrap();
+    let t = Instant::now();
+    let mut n = 0;
+    for d in &datas {
+        n += scan::scan_block(d.clone(), &q).unwrap().counts.nodes;
+    }
+    println!("scan_block (decode + circle query): {:?} ({n} nodes)", t.elapsed());
+}

@@ -1,0 +1,108 @@
+//! Packed varint arrays read in place (protobuf encoding: base-128 varints, zigzag for
+//! sint64). The hot arrays of a PrimitiveBlock are declared `bytes` in `osmformat.proto` so
+//! they can be walked here without allocating, or merely counted.
+
+use crate::error::DecodeError;
+
+/// The bytes of a packed array declared `optional bytes` (absent means empty).
+#[inline]
+pub fn packed(field: &Option<prost::bytes::Bytes>) -> &[u8] {
+    field.as_deref().unwrap_or(&[])
+}
+
+/// A cursor over a packed varint array.
+pub struct Varints<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    what: &'static str,
+}
+
+impl<'a> Varints<'a> {
+    /// `what` names the field in errors, e.g. `"DenseNodes id"`.
+    pub fn new(bytes: &'a [u8], what: &'static str) -> Self {
+        Varints { bytes, pos: 0, what }
+    }
+
+    /// Whether every value has been read.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    /// The next raw varint. Errors: [`DecodeError::Inconsistent`] when the array ends inside a
+    /// varint, [`DecodeError::Overflow`] for a varint longer than 10 bytes.
+    #[inline]
+    pub fn next_u64(&mut self) -> Result<u64, DecodeError> {
+        let mut value = 0u64;
+        let mut shift = 0;
+        loop {
+            let Some(&b) = self.bytes.get(self.pos) else {
+                return Err(DecodeError::Inconsistent("a packed array ends inside a varint"));
+            };
+            self.pos += 1;
+            if shift == 63 && b > 1 {
+                return Err(DecodeError::Overflow(self.what));
+            }
+            value |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Ok(value);
+            }
+            shift += 7;
+        }
+    }
+
+    /// The next zigzag-coded sint64.
+    #[inline]
+    pub fn next_sint64(&mut self) -> Result<i64, DecodeError> {
+        let n = self.next_u64()?;
+        Ok((n >> 1) as i64 ^ -((n & 1) as i64))
+    }
+
+    /// Reads the next sint64 as a delta and adds it to `acc` (the spec's delta coding).
+    /// Errors as [`Self::next_u64`], and [`DecodeError::Overflow`] when the sum overflows.
+    #[inline]
+    pub fn next_delta(&mut self, acc: &mut i64) -> Result<i64, DecodeError> {
+        let d = self.next_sint64()?;
+        *acc = acc.checked_add(d).ok_or(DecodeError::Overflow(self.what))?;
+        Ok(*acc)
+    }
+}
+
+/// How many varints a packed array holds, without decoding them: one per byte < 0x80.
+/// Errors: [`DecodeError::Inconsistent`] when the last varint is cut off.
+pub fn count(bytes: &[u8]) -> Result<usize, DecodeError> {
+    if bytes.last().is_some_and(|&b| b >= 0x80) {
+        return Err(DecodeError::Inconsistent("a packed array ends inside a varint"));
+    }
+    Ok(bytes.iter().filter(|&&b| b < 0x80).count())
+}
+
+/// Decodes a whole packed delta-coded sint64 array (node refs, member ids).
+pub fn deltas(bytes: &[u8], what: &'static str) -> Result<Vec<i64>, DecodeError> {
+    let mut v = Varints::new(bytes, what);
+    let mut out = Vec::with_capacity(bytes.len() / 2);
+    let mut acc = 0i64;
+    while !v.is_empty() {
+        out.push(v.next_delta(&mut acc)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_zigzag_deltas_and_counts() {
+        // zigzag: 0→0, -1→1, 1→2, 150→300 (0xAC 0x02)
+        let bytes = [0x00, 0x01, 0x02, 0xAC, 0x02];
+        assert_eq!(count(&bytes).unwrap(), 4);
+        assert_eq!(deltas(&bytes, "t").unwrap(), vec![0, -1, 0, 150]);
+        assert!(count(&[0x80]).is_err());
+        assert!(deltas(&[0x80], "t").is_err());
+        let too_long = [0xFF; 11];
+        assert!(Varints::new(&too_long, "t").next_u64().is_err());
+        let overflow = [0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x02]; // i64::MAX then +1
+        assert!(deltas(&overflow, "t").is_err());
+    }
+}
