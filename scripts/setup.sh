@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what pbf-explorer needs on a fresh machine, skipping whatever is already there:
 # the wasm32 Rust target, wasm-bindgen-cli (the exact version in wasm/Cargo.lock), wasm-pack,
-# the npm packages, and with --browser Debian's Chromium for the Playwright tests.
+# nightly Rust and cargo-fuzz, the npm packages, and with --browser Debian's Chromium for the
+# Playwright tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -24,6 +25,14 @@ bindgen_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, "");
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen_version" ]; then
   say "installing wasm-bindgen-cli $bindgen_version (a few minutes)"
   cargo install wasm-bindgen-cli --version "=$bindgen_version" --force
+fi
+if ! rustup toolchain list | grep -q '^nightly'; then
+  say "installing the nightly Rust toolchain (for cargo-fuzz)"
+  rustup toolchain install nightly --profile minimal
+fi
+if ! command -v cargo-fuzz >/dev/null; then
+  say "installing cargo-fuzz (a few minutes)"
+  cargo install cargo-fuzz --locked
 fi
 if ! command -v wasm-pack >/dev/null; then
   say "installing wasm-pack (a few minutes)"

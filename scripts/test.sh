@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: the Rust decoder on the real files in ../shared/data (cargo test), then the built
-# app in headless Chromium (Playwright). Installs what is missing first.
+# Every test: the Rust decoder on the real files in ../shared/data and on broken ones (cargo test),
+# a bounded fuzz run, then the built app in headless Chromium (Playwright). Installs what is
+# missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -9,8 +10,12 @@ bash scripts/setup.sh --browser
 echo "== cargo test (decoder on real data)"
 (cd wasm && cargo test --release)
 
-echo "== build the app"
+echo "== fuzz the decoder (bounded: 30 s a target)"
+bash scripts/fuzz.sh 30
+
+echo "== build the app, and write the broken and hostile test files"
 npm run build
+(cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
 
 echo "== Playwright (headless Chromium)"
 npx playwright test "$@"

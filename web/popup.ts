@@ -17,6 +17,19 @@ export function matchLabel(match: Match): string {
   return `${name ?? `${k}=${v}`} (${match.type} ${match.id})`;
 }
 
+/** Tags whose values are web addresses, shown as links when (and only when) they are http(s). */
+const LINK_KEYS = new Set(['website', 'url', 'contact:website']);
+
+/** `value` as an http(s) URL, or null for anything else (`javascript:`, `data:`, junk). */
+export function httpUrl(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Builds the popup content: a heading link and one table row per tag. */
 export function popupContent(match: Match): HTMLElement {
   const root = document.createElement('div');
@@ -32,7 +45,18 @@ export function popupContent(match: Match): HTMLElement {
   for (const [key, value] of match.tags) {
     const row = table.insertRow();
     row.insertCell().textContent = key;
-    row.insertCell().textContent = value;
+    const cell = row.insertCell();
+    const href = LINK_KEYS.has(key) ? httpUrl(value) : null;
+    if (href) {
+      const a = document.createElement('a');
+      a.href = href;
+      a.target = '_blank';
+      a.rel = 'noopener noreferrer nofollow';
+      a.textContent = value;
+      cell.append(a);
+    } else {
+      cell.textContent = value;
+    }
   }
   root.append(table);
   return root;

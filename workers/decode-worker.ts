@@ -9,6 +9,7 @@ import type { BlobResult, Counts, WorkerReply, WorkerRequest } from './types';
 
 interface WorkerScope {
   postMessage(message: WorkerReply, transfer?: Transferable[]): void;
+  close(): void;
   onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
 }
 const scope = self as unknown as WorkerScope;
@@ -51,7 +52,12 @@ scope.onmessage = async (event) => {
       scope.postMessage({ type: 'data', job: msg.job, result, wasmBytes: memory?.buffer.byteLength ?? 0 }, transfer);
     }
   } catch (e) {
-    scope.postMessage({ type: 'error', job, message: e instanceof Error ? e.message : String(e) });
+    // A trap (a panic, or running out of memory) can leave the Wasm instance inconsistent:
+    // report it and close, so the pool starts a fresh worker instead of reusing this one.
+    const fatal = e instanceof WebAssembly.RuntimeError;
+    const message = e instanceof Error ? e.message : String(e);
+    scope.postMessage({ type: 'error', job, message: fatal ? `the decoder failed (${message})` : message, fatal });
+    if (fatal) scope.close();
   }
 };
 

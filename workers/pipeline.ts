@@ -55,10 +55,11 @@ export async function runQuery(
   };
   signal?.addEventListener('abort', onAbort);
   let failure: unknown = null;
+  // On a failure, stop reading but let the blobs already sent finish: they hold data from
+  // before the bad spot, which the user keeps.
   const fail = (e: unknown) => {
     failure ??= e;
     stop.abort();
-    pool.cancel();
   };
   const decoding = new Set<Promise<void>>();
   try {
@@ -82,12 +83,13 @@ export async function runQuery(
         await pool.waitForSpace();
         const job = pool.decode(frame).then((r) => {
           const result = r as BlobResult;
+          if (signal?.aborted) return;
           store.add(result);
           progress.blobsDecoded++;
           progress.elements += result.counts.nodes + result.counts.ways + result.counts.relations;
           report();
           callbacks.onResults?.(store);
-        }, fail);
+        }).catch(fail);
         decoding.add(job);
         job.finally(() => decoding.delete(job));
       } // unknown frame types are skipped, as the spec says

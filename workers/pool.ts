@@ -100,6 +100,10 @@ export class WorkerPool {
       return;
     }
     if (reply.type === 'data') slot.wasmBytes = reply.wasmBytes;
+    if (reply.type === 'error' && reply.fatal) {
+      this.replace(slot, reply.message); // fails this blob and the ones queued behind it
+      return;
+    }
     const job = slot.jobs.shift(); // a worker answers its blobs in order
     if (job && job.id === reply.job) {
       if (reply.type === 'error') {

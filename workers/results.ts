@@ -12,6 +12,12 @@ export function emptyCounts(): Counts {
   return { nodes: 0, ways: 0, relations: 0, tags: 0, wayRefs: 0, relationMembers: 0 };
 }
 
+/**
+ * The most node locations kept for placing ways (16 bytes each: 1.6 GB). An area holding more
+ * nodes than this stops the query with a message rather than exhausting the tab's memory.
+ */
+export const MAX_LOCATIONS = 100_000_000;
+
 export class ResultStore {
   readonly counts: Counts = emptyCounts();
   private matches = new Map<string, Match>();
@@ -21,10 +27,20 @@ export class ResultStore {
   /** Bumped on every change, so a view can skip redraws. */
   version = 0;
 
-  /** Adds one blob's result. */
+  private locations = 0;
+
+  /**
+   * Adds one blob's result.
+   * @throws Error when the area's node locations would exceed {@link MAX_LOCATIONS}.
+   */
   add(result: BlobResult): void {
+    const n = result.areaNodes.ids.length;
+    if (this.locations + n > MAX_LOCATIONS) {
+      throw new Error(`the area holds more than ${MAX_LOCATIONS / 1e6} M nodes, whose locations (16 bytes each) would not fit in memory: choose a smaller area`);
+    }
+    this.locations += n;
     for (const k of Object.keys(this.counts) as (keyof Counts)[]) this.counts[k] += result.counts[k];
-    if (result.areaNodes.ids.length > 0) this.chunks.push(result.areaNodes);
+    if (n > 0) this.chunks.push(result.areaNodes);
     for (const n of result.nodes) this.matches.set(key('node', n.id), { type: 'node', ...n });
     for (const w of result.ways) {
       if (!w.position) this.candidates.push(w);
@@ -50,7 +66,7 @@ export class ResultStore {
 
   /** Number of in-area node locations held (16 bytes each). */
   get locationCount(): number {
-    return this.chunks.reduce((n, c) => n + c.ids.length, 0);
+    return this.locations;
   }
 
   private placeWay(w: WayCandidate): void {

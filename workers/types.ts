@@ -96,4 +96,5 @@ export type WorkerReply =
   | { type: 'header'; job: number; header: HeaderInfo }
   /** `wasmBytes`: the worker's Wasm linear memory size, which only grows. */
   | { type: 'data'; job: number; result: BlobResult; wasmBytes: number }
-  | { type: 'error'; job: number | null; message: string };
+  /** `fatal`: the Wasm instance trapped and the worker is closing; the pool replaces it. */
+  | { type: 'error'; job: number | null; message: string; fatal?: boolean };

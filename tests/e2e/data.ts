@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 export const DATA_DIR = process.env.PBF_DATA_DIR ?? resolve(here, '../../../shared/data');
 export const SCREENSHOT_DIR = resolve(here, '../../test-results/screenshots');
+/** Broken and hostile PBFs written by `cargo run --example write_fixtures` (scripts/test.sh). */
+export const FIXTURE_DIR = resolve(here, '../../test-results/fixtures');
 
 /** A query of the data README's table (`tests/queries.json`). */
 export interface ListedQuery {

@@ -40,11 +40,14 @@ fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeErr
     // Trust raw_size only as far as the cap: the output buffer is exactly raw_size bytes, so a
     // stream that inflates to more is detected (BufError) without being produced.
     let mismatch = |actual: u64| DecodeError::RawSizeMismatch { declared: declared.map_or(-1, i64::from), actual };
+    // Deflate cannot expand data more than 1032-fold, so a larger raw_size is a lie, refused
+    // before anything is allocated for it.
+    let possible = data.len().saturating_mul(1032).saturating_add(64);
     let mut size = match declared {
-        Some(n) if n >= 0 && (n as u64) <= MAX_BLOB_SIZE => n as usize,
+        Some(n) if n >= 0 && (n as u64) <= MAX_BLOB_SIZE && (n as usize) <= possible => n as usize,
         Some(_) => return Err(mismatch(0)),
         // No raw_size: start at 4× the compressed size and double up to the cap.
-        None => (data.len() * 4).clamp(64 << 10, MAX_BLOB_SIZE as usize),
+        None => (data.len() * 4).clamp(64 << 10, (MAX_BLOB_SIZE as usize).min(possible.max(64 << 10))),
     };
     loop {
         let mut out = vec![0u8; size];
@@ -56,8 +59,8 @@ fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeErr
                 return Ok(out);
             }
             zlib_rs::ReturnCode::Ok => return Err(mismatch(len as u64)),
-            zlib_rs::ReturnCode::BufError if declared.is_none() && size < MAX_BLOB_SIZE as usize => {
-                size = (size * 2).min(MAX_BLOB_SIZE as usize);
+            zlib_rs::ReturnCode::BufError if declared.is_none() && size < (MAX_BLOB_SIZE as usize).min(possible) => {
+                size = (size * 2).min(MAX_BLOB_SIZE as usize).min(possible);
             }
             zlib_rs::ReturnCode::BufError => return Err(mismatch(len as u64 + 1)),
             other => return Err(DecodeError::Inflate(format!("{other:?}"))),

@@ -9,7 +9,9 @@
 pub mod area;
 pub mod bindings;
 pub mod blob;
+pub mod encode;
 pub mod error;
+pub mod fixtures;
 pub mod frame;
 pub mod header;
 pub mod query;

@@ -80,7 +80,7 @@ pub fn count(bytes: &[u8]) -> Result<usize, DecodeError> {
 /// Decodes a whole packed delta-coded sint64 array (node refs, member ids).
 pub fn deltas(bytes: &[u8], what: &'static str) -> Result<Vec<i64>, DecodeError> {
     let mut v = Varints::new(bytes, what);
-    let mut out = Vec::with_capacity(bytes.len() / 2);
+    let mut out = Vec::with_capacity(count(bytes)?);
     let mut acc = 0i64;
     while !v.is_empty() {
         out.push(v.next_delta(&mut acc)?);

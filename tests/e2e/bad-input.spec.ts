@@ -1,0 +1,208 @@
+/**
+ * Bad input in the browser: files that are not PBF, broken frames and blobs, unsupported
+ * features, hostile tag values. The user sees a clear `error: …` status, what was found before
+ * the bad spot stays, the page stays usable, and nothing from the data runs.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATA_DIR, FIXTURE_DIR } from './data';
+
+const status = (page: Page) => page.getByTestId('status');
+const count = (page: Page) => page.getByTestId('result-count');
+const HELSINKI_CAFES = '/?q=amenity=cafe&near=60.1699,24.9384&radius=1000';
+
+async function open(page: Page, name: string, buffer: Buffer): Promise<void> {
+  await page.locator('input[type=file]').setInputFiles({ name, mimeType: 'application/octet-stream', buffer });
+}
+
+/** A BlobHeader message: type string (field 1) and datasize varint (field 3). */
+function blobHeader(type: string, datasize: number): Buffer {
+  const varint: number[] = [];
+  for (let v = datasize; ; v = Math.floor(v / 128)) {
+    if (v < 128) {
+      varint.push(v);
+      break;
+    }
+    varint.push((v % 128) | 0x80);
+  }
+  const header = Buffer.concat([Buffer.from([0x0a, type.length]), Buffer.from(type), Buffer.from([0x18, ...varint])]);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  return Buffer.concat([length, header]);
+}
+
+const helsinki = () => readFileSync(join(DATA_DIR, 'helsinki.osm.pbf'));
+
+const NOT_PBF: [string, Buffer, RegExp][] = [
+  ['empty.osm.pbf', Buffer.alloc(0), /^error: the file is empty/],
+  ['map.osm', Buffer.from('<?xml version="1.0"?>\n<osm version="0.6"><node id="1"/></osm>'), /OSM XML.*osmium cat in\.osm -o out\.osm\.pbf/],
+  ['map.osm.bz2', Buffer.from('BZh91AY&SY\x00\x00\x00\x00', 'latin1'), /bzip2/],
+  ['map.osm.gz', Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]), /gzip/],
+  ['map.zip', Buffer.from('PK\x03\x04\x14\x00\x00\x00', 'latin1'), /zip archive/],
+  ['download.osm.pbf', Buffer.from('<!DOCTYPE html><html><body>404 Not Found</body></html>'), /HTML page/],
+  ['random.bin', Buffer.from([0xde, 0xad, 0xbe, 0xef, 1, 2, 3]), /BlobHeader length \d+ exceeds the spec's 64 KiB cap: not a PBF file/],
+];
+
+for (const [name, bytes, message] of NOT_PBF) {
+  test(`not a PBF: ${name}`, async ({ page }) => {
+    await page.goto(HELSINKI_CAFES);
+    await open(page, name, bytes);
+    await expect(status(page)).toHaveText(/^error: /);
+    await expect(status(page)).toHaveText(message);
+  });
+}
+
+test('framing errors name the spot: oversized BlobHeader, oversized Blob, truncation', async ({ page }) => {
+  await page.goto(HELSINKI_CAFES);
+  const file = helsinki();
+  const firstFrame = 4 + file.readUInt32BE(0);
+  // Second frame's BlobHeader length set to 70 000 (> 64 KiB).
+  const osmHeaderDatasize = (() => {
+    const h = file.subarray(4, firstFrame);
+    let v = 0;
+    let scale = 1;
+    for (let i = h.indexOf(0x18) + 1; ; i++) {
+      v += (h[i] & 0x7f) * scale;
+      if (h[i] < 0x80) return v;
+      scale *= 128;
+    }
+  })();
+  const second = firstFrame + osmHeaderDatasize;
+  const bigHeader = Buffer.from(file);
+  bigHeader.writeUInt32BE(70_000, second);
+  await open(page, 'big-header.osm.pbf', bigHeader);
+  await expect(status(page)).toHaveText(new RegExp(`^error: BlobHeader length 70000 exceeds the spec's 64 KiB cap: corrupt file \\(at byte ${second}, blob #1\\)`));
+
+  const bigBlob = Buffer.concat([file.subarray(0, second), blobHeader('OSMData', 40 << 20)]);
+  await open(page, 'big-blob.osm.pbf', bigBlob);
+  await expect(status(page)).toHaveText(/^error: Blob datasize 41943040 exceeds the spec's 32 MiB cap/);
+
+  await open(page, 'truncated.osm.pbf', file.subarray(0, second + 1000));
+  await expect(status(page)).toHaveText(/^error: file truncated inside the OSMData Blob/);
+});
+
+test('a truncated real file keeps the matches found before the cut', async ({ page }) => {
+  await page.goto('/?q=amenity=cafe'); // the whole file
+  const malta = readFileSync(join(DATA_DIR, 'malta.osm.pbf'));
+  await open(page, 'malta.osm.pbf', malta);
+  await expect(status(page)).toHaveText('done');
+  const whole = Number(await count(page).textContent());
+  await open(page, 'malta-cut.osm.pbf', malta.subarray(0, Math.floor(malta.length * 0.6)));
+  await expect(status(page)).toHaveText(/^error: file truncated/);
+  const kept = Number(await count(page).textContent());
+  expect(kept).toBeGreaterThan(0);
+  expect(kept).toBeLessThan(whole);
+  await expect(page.getByTestId('result-item').first()).toBeVisible();
+});
+
+const BROKEN_BLOCKS: [string, RegExp][] = [
+  ['unknown-feature.osm.pbf', /the file requires feature "Fancy-Future-Feature"/],
+  ['history.osm.pbf', /the file requires feature "HistoricalInformation"/],
+  ['lz4-blob.osm.pbf', /blob #4 at byte \d+: unsupported compression lz4/],
+  ['corrupt-zlib.osm.pbf', /blob #4 at byte \d+: (corrupt zlib data|Blob raw_size)/],
+  ['lying-raw-size.osm.pbf', /blob #4 at byte \d+: Blob raw_size says \d+ bytes but the data inflates to/],
+  ['string-index.osm.pbf', /blob #4 at byte \d+: string table index 999 out of range/],
+  ['delta-overflow.osm.pbf', /blob #4 at byte \d+: DenseNodes id overflows 64 bits/],
+];
+
+for (const [name, message] of BROKEN_BLOCKS) {
+  test(`broken block: ${name}`, async ({ page }) => {
+    await page.goto(HELSINKI_CAFES);
+    await page.locator('input[type=file]').setInputFiles(join(FIXTURE_DIR, name));
+    await expect(status(page)).toHaveText(/^error: /);
+    await expect(status(page)).toHaveText(message);
+    // Blobs 1–3 hold 15 good cafés; a header problem stops before any.
+    await expect(count(page)).toHaveText(name.includes('feature') || name.includes('history') ? '0' : '15');
+    // Still usable: a good file right after works.
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
+    await expect(status(page)).toHaveText('done');
+    await expect(count(page)).toHaveText('87');
+  });
+}
+
+test('hostile tag values are shown as text: nothing runs, links are http(s) only, layout holds', async ({ page }) => {
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(HELSINKI_CAFES);
+  await page.locator('input[type=file]').setInputFiles(join(FIXTURE_DIR, 'hostile.osm.pbf'));
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('4');
+  const items = page.getByTestId('result-item');
+  await expect(items.filter({ hasText: '<img src=x onerror=' })).toHaveCount(1);
+  for (let i = 0; i < 4; i++) {
+    await items.nth(i).click();
+    const popup = page.getByTestId('popup');
+    await expect(popup).toBeVisible();
+    const hrefs = await popup.locator('a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+    for (const href of hrefs) expect(href).toMatch(/^https?:\/\//);
+  }
+  await items.filter({ hasText: 'evil' }).click();
+  await expect(page.getByTestId('popup').locator('a[href="https://example.org/menu"]')).toHaveCount(1);
+  await expect(page.getByTestId('popup')).toContainText('javascript:alert(1)');
+  expect(await page.locator('#panel img, #panel script, #panel b, .maplibregl-popup img, .maplibregl-popup script').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(dialogs).toEqual([]);
+  const overflow = await page.locator('#panel').evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+});
+
+test('the Content-Security-Policy blocks inline script', async ({ page }) => {
+  await page.goto('/');
+  const csp = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
+  expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  const ran = await page.evaluate(async () => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__inline = 1';
+    document.body.append(s);
+    await new Promise((r) => setTimeout(r, 50));
+    return (window as unknown as { __inline?: number }).__inline;
+  });
+  expect(ran).toBeUndefined();
+});
+
+test('the whole 110 MB synthetic file as the area: every node located, 20× the Malta answer', async ({ page }) => {
+  await page.goto('/?q=amenity=cafe');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(status(page)).toHaveText('done');
+  const malta = Number(await count(page).textContent());
+  expect(malta).toBeGreaterThan(43);
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
+  await expect(status(page)).toHaveText('done', { timeout: 150_000 });
+  await expect(count(page)).toHaveText(String(20 * malta));
+});
+
+test('cancelling mid-file stops the query, and the next one runs clean', async ({ page }) => {
+  await page.goto('/?q=amenity=cafe&near=36.8989,15.7146&radius=1000');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
+  await expect(page.locator('#stats')).toContainText('blobs decoded');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(status(page)).toHaveText('cancelled');
+  const cancelledAt = await page.locator('#stats').textContent();
+  await page.getByLabel('Centre (lat,lon)').fill('35.8989,14.5146');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('43');
+  expect(cancelledAt).not.toContain('109.7 / 109.7 MB'); // it really stopped mid-file
+});
+
+test('a decode worker that crashes is replaced, and the query never ends with a silent wrong count', async ({ page }) => {
+  await page.goto('/?q=amenity=cafe&near=36.8989,15.7146&radius=1000');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
+  await expect(page.locator('#stats')).toContainText('blobs decoded');
+  const decodeWorkers = () => page.workers().filter((w) => w.url().includes('decode-worker'));
+  const before = decodeWorkers().length;
+  // An uncaught exception inside the worker fires its `error` event, as a crash would.
+  await decodeWorkers()[0].evaluate(() => setTimeout(() => {
+    throw new Error('simulated crash');
+  }));
+  await expect(status(page)).toHaveText(/^(done|error: .*a decode worker crashed.*simulated crash)/, { timeout: 120_000 });
+  if ((await status(page).textContent()) === 'done') await expect(count(page)).toHaveText('43');
+  await expect.poll(() => decodeWorkers().length).toBe(before);
+  await page.getByRole('button', { name: 'Run query' }).click();
+  await expect(status(page)).toHaveText('done', { timeout: 120_000 });
+  await expect(count(page)).toHaveText('43');
+});

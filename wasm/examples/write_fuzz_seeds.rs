@@ -1,0 +1,23 @@
+//! Seeds for the fuzz targets from a real file: each Blob of its first frames for
+//! `decode_blob`, and the broken fixtures plus the file's first frames for `scan_file`.
+//! `cargo run --release --example write_fuzz_seeds -- FILE.osm.pbf FUZZ_CORPUS_DIR`
+use pbf_explorer::{fixtures, frame};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, path, dir] = &args[..] else { panic!("usage: write_fuzz_seeds FILE.osm.pbf DIR") };
+    let file = std::fs::read(path).unwrap();
+    let (blobs, files) = (format!("{dir}/decode_blob"), format!("{dir}/scan_file"));
+    std::fs::create_dir_all(&blobs).unwrap();
+    std::fs::create_dir_all(&files).unwrap();
+    let mut end = 0;
+    for (i, f) in frame::frames(&file).take(4).enumerate() {
+        let f = f.unwrap();
+        std::fs::write(format!("{blobs}/real-{i}"), f.blob).unwrap();
+        end = f.offset as usize + 4 + 64 + f.blob.len();
+    }
+    std::fs::write(format!("{files}/real-first-frames"), &file[..end.min(file.len())]).unwrap();
+    for (name, bytes) in fixtures::all() {
+        std::fs::write(format!("{files}/{name}"), bytes).unwrap();
+    }
+}

@@ -1,0 +1,133 @@
+//! A small PBF writer (prost + zlib-rs), for building test files — including deliberately
+//! broken and hostile ones — from the same message definitions the decoder reads.
+
+use prost::bytes::Bytes;
+use prost::Message;
+
+use crate::proto::{self, blob::Data};
+
+/// Encodes values as a packed varint array (the bytes of a packed repeated field).
+pub fn packed_varints(values: impl IntoIterator<Item = u64>) -> Bytes {
+    let mut out = Vec::new();
+    for mut v in values {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    Bytes::from(out)
+}
+
+/// Encodes values as a packed, delta-coded sint64 array (DenseNodes ids, Way refs, …).
+pub fn packed_deltas(values: &[i64]) -> Bytes {
+    let mut prev = 0i64;
+    packed_varints(values.iter().map(|&v| {
+        let d = v.wrapping_sub(prev);
+        prev = v;
+        ((d << 1) ^ (d >> 63)) as u64 // zigzag
+    }))
+}
+
+/// A Blob holding `data` zlib-compressed, with its true `raw_size`.
+pub fn zlib_blob(data: &[u8]) -> proto::Blob {
+    let mut out = vec![0u8; zlib_rs::compress_bound(data.len())];
+    let (z, _) = zlib_rs::compress_slice(&mut out, data, zlib_rs::DeflateConfig::default());
+    proto::Blob { raw_size: Some(data.len() as i32), data: Some(Data::ZlibData(Bytes::copy_from_slice(z))) }
+}
+
+/// One frame: 4-byte big-endian BlobHeader length, the BlobHeader, the Blob.
+pub fn frame(kind: &str, blob: &proto::Blob) -> Vec<u8> {
+    let blob = blob.encode_to_vec();
+    let header = proto::BlobHeader { r#type: kind.into(), indexdata: None, datasize: blob.len() as i32 }.encode_to_vec();
+    let mut out = (header.len() as u32).to_be_bytes().to_vec();
+    out.extend(header);
+    out.extend(blob);
+    out
+}
+
+/// A HeaderBlock with the given required features and a bbox in degrees
+/// `[minlon, minlat, maxlon, maxlat]`.
+pub fn header_block(required: &[&str], bbox: [f64; 4]) -> proto::HeaderBlock {
+    let nano = |d: f64| (d * 1e9).round() as i64;
+    proto::HeaderBlock {
+        bbox: Some(proto::HeaderBBox { left: nano(bbox[0]), bottom: nano(bbox[1]), right: nano(bbox[2]), top: nano(bbox[3]) }),
+        required_features: required.iter().map(|s| s.to_string()).collect(),
+        writingprogram: Some("pbf-explorer test writer".into()),
+        ..Default::default()
+    }
+}
+
+/// A node to write: id, lat and lon in degrees, tags.
+pub struct NodeSpec<'a> {
+    pub id: i64,
+    pub lat: f64,
+    pub lon: f64,
+    pub tags: &'a [(&'a str, &'a str)],
+}
+
+/// A way to write: id, node ids, tags.
+pub struct WaySpec<'a> {
+    pub id: i64,
+    pub refs: &'a [i64],
+    pub tags: &'a [(&'a str, &'a str)],
+}
+
+/// A PrimitiveBlock (granularity 100) with the nodes as DenseNodes and the ways in a second group.
+pub fn primitive_block(nodes: &[NodeSpec], ways: &[WaySpec]) -> proto::PrimitiveBlock {
+    let mut table: Vec<String> = vec![String::new()];
+    let mut sid = |s: &str| -> u32 {
+        match table.iter().position(|t| t == s) {
+            Some(i) => i as u32,
+            None => {
+                table.push(s.to_string());
+                (table.len() - 1) as u32
+            }
+        }
+    };
+    let e7 = |d: f64| (d * 1e7).round() as i64;
+    let mut keys_vals = Vec::new();
+    for n in nodes {
+        for (k, v) in n.tags {
+            keys_vals.push(sid(k) as i32);
+            keys_vals.push(sid(v) as i32);
+        }
+        keys_vals.push(0);
+    }
+    let dense = proto::DenseNodes {
+        id: Some(packed_deltas(&nodes.iter().map(|n| n.id).collect::<Vec<_>>())),
+        lat: Some(packed_deltas(&nodes.iter().map(|n| e7(n.lat)).collect::<Vec<_>>())),
+        lon: Some(packed_deltas(&nodes.iter().map(|n| e7(n.lon)).collect::<Vec<_>>())),
+        keys_vals,
+        denseinfo: None,
+    };
+    let ways = ways
+        .iter()
+        .map(|w| proto::Way {
+            id: w.id,
+            keys: w.tags.iter().map(|(k, _)| sid(k)).collect(),
+            vals: w.tags.iter().map(|(_, v)| sid(v)).collect(),
+            refs: Some(packed_deltas(w.refs)),
+            ..Default::default()
+        })
+        .collect();
+    let groups = vec![
+        proto::PrimitiveGroup { dense: Some(dense), ..Default::default() },
+        proto::PrimitiveGroup { ways, ..Default::default() },
+    ];
+    proto::PrimitiveBlock {
+        stringtable: proto::StringTable { s: table.into_iter().map(Bytes::from).collect() },
+        primitivegroup: groups,
+        granularity: Some(100),
+        ..Default::default()
+    }
+}
+
+/// A whole file: the OSMHeader frame, then one zlib OSMData frame per block.
+pub fn file(header: &proto::HeaderBlock, blocks: &[proto::PrimitiveBlock]) -> Vec<u8> {
+    let mut out = frame("OSMHeader", &zlib_blob(&header.encode_to_vec()));
+    for b in blocks {
+        out.extend(frame("OSMData", &zlib_blob(&b.encode_to_vec())));
+    }
+    out
+}

@@ -1,0 +1,124 @@
+//! Broken and hostile PBF files, built with [`crate::encode`], for the decoder's tests and
+//! for the browser tests (`cargo run --example write_fixtures -- DIR` writes them out).
+//! Every file holds real-looking cafés near Helsinki's centre (60.1699, 24.9384) so a test can
+//! check what was found before the bad spot.
+
+use prost::bytes::Bytes;
+use prost::Message;
+
+use crate::encode::{file, frame, header_block, primitive_block, zlib_blob, NodeSpec, WaySpec};
+use crate::proto::{self, blob::Data};
+
+const HELSINKI_BBOX: [f64; 4] = [24.90, 60.15, 24.98, 60.19];
+const FEATURES: [&str; 2] = ["OsmSchema-V0.6", "DenseNodes"];
+
+/// A block of `n` cafés around Helsinki's centre, ids from `first_id`.
+fn cafes(first_id: i64, n: usize) -> proto::PrimitiveBlock {
+    let nodes: Vec<NodeSpec> = (0..n)
+        .map(|i| NodeSpec {
+            id: first_id + i as i64,
+            lat: 60.1699 + 0.0005 * i as f64,
+            lon: 24.9384 + 0.0005 * i as f64,
+            tags: &[("amenity", "cafe"), ("name", "Kahvila")],
+        })
+        .collect();
+    primitive_block(&nodes, &[])
+}
+
+/// Tag values written by anyone on the internet: markup, script URLs, huge and
+/// direction-changing strings. 4 cafés (3 nodes, 1 way) within 1000 m of the centre.
+pub fn hostile() -> Vec<u8> {
+    let long = "W".repeat(5000);
+    let tags_img: [(&str, &str); 3] = [("amenity", "cafe"), ("name", "<img src=x onerror=\"window.__pwned=1\">"), ("website", "javascript:window.__pwned=2")];
+    let tags_url: [(&str, &str); 4] = [("amenity", "cafe"), ("name", "\u{202e}evil\u{200b}\u{200f}gnp.exe"), ("url", "javascript:alert(1)"), ("website", "https://example.org/menu")];
+    let tags_long: [(&str, &str); 3] = [("amenity", "cafe"), ("name", &long), ("description", "<script>window.__pwned=3</script>")];
+    let tags_way: [(&str, &str); 2] = [("amenity", "cafe"), ("name", "<b onmouseover=alert(1)>way</b>")];
+    let nodes = [
+        NodeSpec { id: 1, lat: 60.1699, lon: 24.9384, tags: &tags_img },
+        NodeSpec { id: 2, lat: 60.1702, lon: 24.9390, tags: &tags_url },
+        NodeSpec { id: 3, lat: 60.1705, lon: 24.9395, tags: &tags_long },
+        NodeSpec { id: 4, lat: 60.1710, lon: 24.9400, tags: &[] },
+        NodeSpec { id: 5, lat: 60.1712, lon: 24.9405, tags: &[] },
+    ];
+    let ways = [WaySpec { id: 10, refs: &[4, 5], tags: &tags_way }];
+    file(&header_block(&FEATURES, HELSINKI_BBOX), &[primitive_block(&nodes, &ways)])
+}
+
+/// An OSMHeader requiring a feature no reader knows.
+pub fn unknown_feature() -> Vec<u8> {
+    file(&header_block(&["OsmSchema-V0.6", "DenseNodes", "Fancy-Future-Feature"], HELSINKI_BBOX), &[cafes(1, 3)])
+}
+
+/// An OSM history file (required feature `HistoricalInformation`).
+pub fn history() -> Vec<u8> {
+    file(&header_block(&["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"], HELSINKI_BBOX), &[cafes(1, 3)])
+}
+
+/// Three good blocks of cafés (5 each), then one whose blob is built by `bad`.
+fn good_then(bad: impl FnOnce() -> Vec<u8>) -> Vec<u8> {
+    let mut out = file(&header_block(&FEATURES, HELSINKI_BBOX), &[cafes(1, 5), cafes(100, 5), cafes(200, 5)]);
+    out.extend(bad());
+    out
+}
+
+/// Good blocks, then an lz4-compressed blob.
+pub fn lz4_blob() -> Vec<u8> {
+    good_then(|| frame("OSMData", &proto::Blob { raw_size: Some(100), data: Some(Data::Lz4Data(Bytes::from_static(b"\x04\x22\x4d\x18"))) }))
+}
+
+/// Good blocks, then a blob whose zlib stream is corrupt.
+pub fn corrupt_zlib() -> Vec<u8> {
+    good_then(|| {
+        let mut blob = zlib_blob(&cafes(300, 5).encode_to_vec());
+        if let Some(Data::ZlibData(z)) = &blob.data {
+            let mut bytes = z.to_vec();
+            let mid = bytes.len() / 2;
+            bytes[mid..mid + 8].copy_from_slice(&[0xff; 8]);
+            blob.data = Some(Data::ZlibData(Bytes::from(bytes)));
+        }
+        frame("OSMData", &blob)
+    })
+}
+
+/// Good blocks, then a blob whose `raw_size` understates its data 1000-fold (a zip bomb's lie).
+pub fn lying_raw_size() -> Vec<u8> {
+    good_then(|| {
+        let mut blob = zlib_blob(&cafes(300, 200).encode_to_vec());
+        blob.raw_size = Some(blob.raw_size.unwrap() / 1000);
+        frame("OSMData", &blob)
+    })
+}
+
+/// Good blocks, then a block whose node tags point past the string table.
+pub fn string_index_out_of_range() -> Vec<u8> {
+    good_then(|| {
+        let mut block = cafes(300, 2);
+        block.primitivegroup[0].dense.as_mut().unwrap().keys_vals = vec![1, 999, 0, 0];
+        frame("OSMData", &zlib_blob(&block.encode_to_vec()))
+    })
+}
+
+/// Good blocks, then a block whose delta-coded node ids overflow 64 bits.
+pub fn delta_overflow() -> Vec<u8> {
+    good_then(|| {
+        let mut block = cafes(300, 2);
+        let dense = block.primitivegroup[0].dense.as_mut().unwrap();
+        // i64::MAX, then +1 (zigzag 2): the running sum overflows.
+        dense.id = Some(crate::encode::packed_varints([u64::MAX - 1, 2]));
+        frame("OSMData", &zlib_blob(&block.encode_to_vec()))
+    })
+}
+
+/// Every fixture, with its file name.
+pub fn all() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("hostile.osm.pbf", hostile()),
+        ("unknown-feature.osm.pbf", unknown_feature()),
+        ("history.osm.pbf", history()),
+        ("lz4-blob.osm.pbf", lz4_blob()),
+        ("corrupt-zlib.osm.pbf", corrupt_zlib()),
+        ("lying-raw-size.osm.pbf", lying_raw_size()),
+        ("string-index.osm.pbf", string_index_out_of_range()),
+        ("delta-overflow.osm.pbf", delta_overflow()),
+    ]
+}

@@ -1,0 +1,82 @@
+//! Malformed, unsupported and hostile input: every case gives its own clear error (or, for
+//! hostile text, is decoded as plain text), and nothing panics.
+
+use pbf_explorer::area::Area;
+use pbf_explorer::error::DecodeError;
+use pbf_explorer::fixtures;
+use pbf_explorer::query::Query;
+use pbf_explorer::scan_file;
+
+fn cafes_near_helsinki() -> Query {
+    Query::from_tags("amenity=cafe", Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 }).unwrap()
+}
+
+fn error_of(file: &[u8]) -> DecodeError {
+    match scan_file(file, &cafes_near_helsinki()) {
+        Err(e) => e,
+        Ok(_) => panic!("expected an error"),
+    }
+}
+
+#[test]
+fn empty_and_truncated_files() {
+    assert!(matches!(error_of(&[]), DecodeError::Inconsistent(_)));
+    let good = fixtures::hostile();
+    for cut in [2, 10, good.len() / 2, good.len() - 1] {
+        assert!(matches!(error_of(&good[..cut]), DecodeError::Truncated { .. }), "cut at {cut}");
+    }
+}
+
+#[test]
+fn oversized_headers_and_blobs() {
+    let mut big_header = fixtures::hostile();
+    big_header[..4].copy_from_slice(&(70_000u32).to_be_bytes());
+    assert!(matches!(error_of(&big_header), DecodeError::BlobHeaderTooLarge { length: 70_000, .. }));
+    // BlobHeader { type: "OSMHeader", datasize: 40 MiB }
+    let mut header = vec![0x0a, 9];
+    header.extend(b"OSMHeader");
+    header.extend([0x18, 0x80, 0x80, 0x80, 0x14]);
+    let mut file = (header.len() as u32).to_be_bytes().to_vec();
+    file.extend(header);
+    assert!(matches!(error_of(&file), DecodeError::BlobTooLarge { datasize: 41_943_040, .. }));
+}
+
+#[test]
+fn not_a_pbf() {
+    let xml = b"<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\"></osm>";
+    assert!(matches!(error_of(xml), DecodeError::BlobHeaderTooLarge { .. }));
+}
+
+#[test]
+fn unsupported_features_and_compressions() {
+    assert_eq!(error_of(&fixtures::unknown_feature()), DecodeError::UnsupportedFeature("Fancy-Future-Feature".into()));
+    assert_eq!(error_of(&fixtures::history()), DecodeError::UnsupportedFeature("HistoricalInformation".into()));
+    assert_eq!(error_of(&fixtures::lz4_blob()), DecodeError::UnsupportedCompression("lz4"));
+}
+
+#[test]
+fn corrupt_and_hostile_blocks() {
+    assert!(matches!(error_of(&fixtures::corrupt_zlib()), DecodeError::Inflate(_) | DecodeError::RawSizeMismatch { .. }));
+    assert!(matches!(error_of(&fixtures::lying_raw_size()), DecodeError::RawSizeMismatch { .. }));
+    assert!(matches!(error_of(&fixtures::string_index_out_of_range()), DecodeError::StringIndexOutOfRange { index: 999, .. }));
+    assert!(matches!(error_of(&fixtures::delta_overflow()), DecodeError::Overflow(_)));
+}
+
+#[test]
+fn hostile_tag_values_are_decoded_as_plain_text() {
+    let matches = scan_file(&fixtures::hostile(), &cafes_near_helsinki()).unwrap().matches;
+    assert_eq!(matches.len(), 4);
+    let names: Vec<&str> = matches.iter().flat_map(|m| m.tags.iter()).filter(|(k, _)| k == "name").map(|(_, v)| v.as_str()).collect();
+    assert!(names.contains(&"<img src=x onerror=\"window.__pwned=1\">"));
+    assert!(names.iter().any(|n| n.len() == 5000));
+}
+
+#[test]
+fn every_error_reads_as_a_sentence() {
+    for (name, bytes) in fixtures::all() {
+        if let Err(e) = scan_file(&bytes, &cafes_near_helsinki()) {
+            let text = e.to_string();
+            assert!(text.len() > 20 && !text.contains("Error {"), "{name}: {text}");
+        }
+    }
+}
