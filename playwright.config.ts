@@ -27,9 +27,9 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS },
   },
-  // vite preview serves the built app (dist/) with a well-kept static server (sirv, with Range support).
+  // The built app (dist/), served by sirv: Range support, no compression (tests/serve.mjs).
   webServer: {
-    command: `npx vite preview --port ${PORT} --strictPort --host 127.0.0.1`,
+    command: `node tests/serve.mjs dist ${PORT}`,
     url: `http://127.0.0.1:${PORT}`,
     reuseExistingServer: false,
     timeout: 60_000,

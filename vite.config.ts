@@ -1,24 +1,60 @@
 import { dirname } from 'node:path';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 // `npm start -- some.osm.pbf` sets PBF_FILE so the dev server may read that file's folder.
 const extraAllowed = process.env.PBF_FILE ? [dirname(process.env.PBF_FILE)] : [];
 
 // The UI lives in web/, the pipeline in workers/, the Wasm package in wasm/pkg/ (built by
-// wasm-pack), static files (the sample PBF) in public/.
+// wasm-pack), static files (the sample PBF, icons) in public/.
 export default defineConfig({
   root: 'web',
   publicDir: '../public',
   base: './',
-  // maplibre-gl alone is about 1 MB minified.
+  define: {
+    // Shown in the page footer; the update test builds two versions that differ only here.
+    __BUILD_ID__: JSON.stringify(process.env.PBF_EXPLORER_BUILD_ID ?? new Date().toISOString().slice(0, 16)),
+  },
   build: {
-    outDir: '../dist',
+    outDir: process.env.PBF_EXPLORER_OUT_DIR ?? '../dist',
     emptyOutDir: true,
     target: 'es2022',
+    // maplibre-gl alone is about 1 MB minified.
     chunkSizeWarningLimit: 1600,
     // bench.html is the map-less page `npm run bench` drives.
     rollupOptions: { input: { main: 'web/index.html', bench: 'web/bench.html' } },
   },
   worker: { format: 'es' },
   server: { fs: { allow: ['..', ...extraAllowed] } },
+  plugins: [
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: '.',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      injectManifest: {
+        globPatterns: ['**/*.{html,js,css,wasm,svg,png,pbf,json}'],
+        globIgnores: ['bench.html', 'assets/bench-*'],
+        maximumFileSizeToCacheInBytes: 4 << 20,
+      },
+      manifest: {
+        id: './',
+        name: 'pbf-explorer',
+        short_name: 'pbf-explorer',
+        description: 'Query OpenStreetMap .osm.pbf files in the browser: tags near a place, on a map, offline.',
+        start_url: './',
+        scope: './',
+        display: 'standalone',
+        theme_color: '#1f6feb',
+        background_color: '#fbfbfa',
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: 'icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        file_handlers: [{ action: './', accept: { 'application/x-osm-pbf': ['.pbf'] } }],
+      } as Record<string, unknown>,
+    }),
+  ],
 });

@@ -46,7 +46,7 @@ function nativeRun() {
 }
 
 async function startServer() {
-  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: root, stdio: 'ignore', detached: true });
+  const server = spawn('node', ['tests/serve.mjs', 'dist', String(port)], { cwd: root, stdio: 'ignore', detached: true });
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/bench.html`)).ok) return server;

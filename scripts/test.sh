@@ -15,6 +15,8 @@ bash scripts/fuzz.sh 30
 
 echo "== build the app, and write the broken and hostile test files"
 npm run build
+# A second build that differs only in its id: the "new deployment" of the update test.
+PBF_EXPLORER_BUILD_ID=test-b PBF_EXPLORER_OUT_DIR=../test-results/dist-b npx vite build --logLevel error
 (cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
 
 echo "== Playwright (headless Chromium)"

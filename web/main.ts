@@ -16,6 +16,7 @@ import { ProgressView } from './progress-view';
 import { QueryForm } from './query-form';
 import { ResultList } from './result-list';
 import { readUrl, SAMPLE_URL, toQuery, writeUrl } from './url-state';
+import { watchForUpdates } from './updates';
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
 
@@ -175,3 +176,17 @@ function applyUrl(): void {
 }
 window.addEventListener('popstate', applyUrl);
 applyUrl();
+
+// Installed as an app and launched with a .osm.pbf (manifest `file_handlers`): run the
+// current query on it.
+interface LaunchParams {
+  files: { getFile(): Promise<File> }[];
+}
+const launchQueue = (window as unknown as { launchQueue?: { setConsumer(c: (p: LaunchParams) => void): void } }).launchQueue;
+launchQueue?.setConsumer(async (params) => {
+  const file = await params.files[0]?.getFile();
+  if (file) openFile(file);
+});
+
+$('#build-id').textContent = __BUILD_ID__;
+watchForUpdates($('#update-banner'), $('#offline-note'));

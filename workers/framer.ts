@@ -63,7 +63,12 @@ class ChunkReader {
     const { chunkSize, readAhead, signal } = this.opts;
     while (this.inflight.length < readAhead && this.next < this.source.size) {
       const length = Math.min(chunkSize, this.source.size - this.next);
-      const read = this.source.read(this.next, length, signal);
+      const offset = this.next;
+      const read = this.source.read(offset, length, signal).then((chunk) => {
+        // Frames are found by position: one short read would shift every byte after it.
+        if (chunk.length !== length) throw new Error(`short read at byte ${offset}: asked for ${length} bytes, got ${chunk.length}`);
+        return chunk;
+      });
       read.catch(() => {}); // a read failing after an earlier one failed is not news
       this.inflight.push(read);
       this.next += length;

@@ -64,10 +64,22 @@ export class FetchSource implements Source {
     this.size = total;
   }
 
+  /**
+   * Reads bytes `offset` … `offset + length - 1` with one Range request. A reply that is not
+   * exactly that range (a cut body, a proxy's wrong slice) is asked for again, twice at most.
+   * @throws Error naming the URL and range when the server keeps answering wrongly.
+   */
   async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     const end = Math.min(offset + length, this.size) - 1;
-    const res = await this.fetchRange(offset, end, signal);
-    return new Uint8Array(await res.arrayBuffer());
+    let problem = '';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const res = await this.fetchRange(offset, end, signal);
+      const range = res.headers.get('Content-Range');
+      const body = new Uint8Array(await res.arrayBuffer());
+      if (body.length === end - offset + 1 && range?.startsWith(`bytes ${offset}-${end}/`)) return body;
+      problem = `asked for bytes ${offset}-${end}, got ${body.length} bytes (Content-Range: ${range})`;
+    }
+    throw new Error(`${this.name}: the server answered with the wrong bytes: ${problem}`);
   }
 
   private async fetchRange(start: number, end: number, signal?: AbortSignal): Promise<Response> {
