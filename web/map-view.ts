@@ -123,6 +123,17 @@ export class MapView {
     this.map.fitBounds([[w, s], [e, n]], { padding: 40, duration: 0, maxZoom: 17 });
   }
 
+  /** The current view, for links. */
+  view(): { zoom: number; lat: number; lon: number } {
+    const c = this.map.getCenter();
+    return { zoom: this.map.getZoom(), lat: c.lat, lon: c.lng };
+  }
+
+  /** Moves to a view from a link. */
+  jumpTo(view: { zoom: number; lat: number; lon: number }): void {
+    this.map.jumpTo({ zoom: view.zoom, center: [view.lon, view.lat] });
+  }
+
   /** Centres on a match and opens its tag popup. */
   showPopup(match: Match): void {
     this.popup?.remove();

@@ -37,8 +37,14 @@ export class ProgressView {
     this.bar.value = p.totalBytes > 0 ? p.bytesRead / p.totalBytes : 0;
     const seconds = p.elapsedMs / 1000;
     const perSecond = seconds > 0 ? p.elements / seconds : 0;
+    const total = Number.isFinite(p.totalBytes) ? mb(p.totalBytes) : '?';
+    const http =
+      p.requestsInFlight === undefined
+        ? ''
+        : ` · ${p.requestsInFlight} requests in flight · ${p.retries} retries` +
+          (p.rangeSupported ? '' : ' · the server has no Range support: reading it front to back');
     this.stats.textContent =
-      `${mb(p.bytesRead)} / ${mb(p.totalBytes)} MB read · ${p.blobsDecoded} blobs decoded · ` +
-      `${rate(p.elements)} elements (${rate(perSecond)}/s) · ${seconds.toFixed(1)} s`;
+      `${mb(p.bytesRead)} / ${total} MB read · ${p.blobsDecoded} blobs decoded · ` +
+      `${rate(p.elements)} elements (${rate(perSecond)}/s) · ${seconds.toFixed(1)} s${http}`;
   }
 }

@@ -18,8 +18,27 @@ export interface QueryState {
 export const SAMPLE_URL = 'sample/helsinki.osm.pbf';
 export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '' };
 
-/** Reads the query state and `src` from a URL's search parameters; absent ones take defaults. */
-export function readUrl(search: string): { state: QueryState; src: string | null; hasQuery: boolean } {
+/** Where the map looks: zoom and centre in degrees. */
+export interface MapView {
+  zoom: number;
+  lat: number;
+  lon: number;
+}
+
+/** What a link says beyond the query: the PBF's URL, or the name of the local file it was made from, and the map view. */
+export interface LinkContext {
+  src: string | null;
+  file: string | null;
+  map: MapView | null;
+}
+
+function parseMapView(text: string | null): MapView | null {
+  const [zoom, lat, lon] = (text ?? '').split('/').map(Number);
+  return [zoom, lat, lon].every(Number.isFinite) && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? { zoom, lat, lon } : null;
+}
+
+/** Reads the query state and the link context from a URL's search parameters; absent ones take defaults. */
+export function readUrl(search: string): { state: QueryState; hasQuery: boolean } & LinkContext {
   const p = new URLSearchParams(search);
   const bbox = p.get('bbox');
   const near = p.get('near');
@@ -31,13 +50,14 @@ export function readUrl(search: string): { state: QueryState; src: string | null
     radius: p.get('radius') ?? DEFAULT_STATE.radius,
     bbox: bbox ?? '',
   };
-  return { state, src: p.get('src'), hasQuery: p.has('q') };
+  return { state, src: p.get('src'), file: p.get('file'), map: parseMapView(p.get('map')), hasQuery: p.has('q') };
 }
 
-/** The search string (`?q=…`) for a query state and an optional source URL. */
-export function writeUrl(state: QueryState, src: string | null): string {
+/** The search string (`?q=…`) for a query state and its link context. */
+export function writeUrl(state: QueryState, link: LinkContext): string {
   const p = new URLSearchParams();
-  if (src) p.set('src', src);
+  if (link.src) p.set('src', link.src);
+  else if (link.file) p.set('file', link.file);
   p.set('q', state.q.trim());
   if (state.place === 'circle') {
     p.set('near', state.near.replace(/\s+/g, ''));
@@ -45,8 +65,9 @@ export function writeUrl(state: QueryState, src: string | null): string {
   } else if (state.place === 'bbox') {
     p.set('bbox', state.bbox.replace(/\s+/g, ''));
   }
-  // URLSearchParams encodes '=' and ',' although a query value may hold them; keep links readable.
-  return `?${p.toString().replace(/%3D/g, '=').replace(/%2C/g, ',')}`;
+  if (link.map) p.set('map', `${link.map.zoom.toFixed(2)}/${link.map.lat.toFixed(5)}/${link.map.lon.toFixed(5)}`);
+  // URLSearchParams encodes '=', ',' and '/' although a query value may hold them; keep links readable.
+  return `?${p.toString().replace(/%3D/g, '=').replace(/%2C/g, ',').replace(/%2F/g, '/')}`;
 }
 
 /**

@@ -75,8 +75,19 @@ class ChunkReader {
     }
   }
 
+  private streamed: AsyncIterator<Uint8Array> | null = null;
+
   /** The next chunk in file order, or null at the end of the file. */
   async nextChunk(): Promise<Uint8Array | null> {
+    if (this.source.stream) {
+      // A source read front to back: its pieces, whatever their size.
+      this.streamed ??= this.source.stream(this.opts.signal)[Symbol.asyncIterator]();
+      const { done, value } = await this.streamed.next();
+      if (done) return null;
+      this.bytesRead += value.length;
+      this.opts.onRead?.(this.bytesRead);
+      return value;
+    }
     this.fill();
     const read = this.inflight.shift();
     if (!read) return null;
@@ -125,6 +136,7 @@ export async function* readFrames(source: Source, options: FramerOptions = {}): 
   };
 
   if (source.size === 0) throw new PbfFormatError('the file is empty', 0, 0);
+  const sniffLength = Number.isFinite(source.size) ? Math.min(512, source.size) : 512;
   for (let index = 0; ; index++) {
     if (!(await ensure(1))) return;
     const offset = bufOffset + pos;
@@ -135,7 +147,7 @@ export async function* readFrames(source: Source, options: FramerOptions = {}): 
       if (!(await ensure(n))) fail(`file truncated inside ${what}: needs ${n} bytes, only ${buf.length - pos} remain`);
     };
     if (index === 0) {
-      await ensure(Math.min(512, source.size));
+      await ensure(sniffLength);
       const kind = describeNonPbf(buf.subarray(pos, pos + 512));
       if (kind) fail(`not a PBF file: ${kind}`);
     }

@@ -11,7 +11,12 @@ import type { BlobResult, HeaderInfo, Query } from './types';
 /** Where a run is; sizes in bytes, times in milliseconds. */
 export interface Progress {
   bytesRead: number;
+  /** NaN when a server without Range support sent no length. */
   totalBytes: number;
+  /** HTTP only: requests under way, retries so far, and whether the server honours Range. */
+  requestsInFlight?: number;
+  retries?: number;
+  rangeSupported?: boolean;
   blobsDecoded: number;
   /** Nodes + ways + relations decoded so far. */
   elements: number;
@@ -45,6 +50,11 @@ export async function runQuery(
   const progress: Progress = { bytesRead: 0, totalBytes: 0, blobsDecoded: 0, elements: 0, elapsedMs: 0 };
   const report = () => {
     progress.elapsedMs = performance.now() - started;
+    if (source.stats) {
+      progress.requestsInFlight = source.stats.requestsInFlight;
+      progress.retries = source.stats.retries;
+      progress.rangeSupported = source.stats.rangeSupported;
+    }
     callbacks.onProgress?.({ ...progress });
   };
   // One controller stops the reader on the caller's cancel or on the first failure.
@@ -68,6 +78,7 @@ export async function runQuery(
     report();
     pool.setQuery(query);
     const frames = readFrames(source, {
+      ...source.readOptions,
       ...framerOptions,
       signal: stop.signal,
       onRead: (n) => {

@@ -1,0 +1,111 @@
+/**
+ * Reading a PBF from another origin over HTTP with Range requests, through a fault-injecting
+ * layer in front of a real static server: every listed query gives exactly the listed ids under
+ * each fault; a changing file, a server without CORS and a missing file give clear errors; links
+ * reproduce queries.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+// @ts-expect-error: a plain ES module shared with the benchmark
+import { startFaultServer } from '../fault-server.mjs';
+import { DATA_DIR, QUERIES, expectedAnswer, querySearch } from './data';
+
+const status = (page: Page) => page.getByTestId('status');
+const count = (page: Page) => page.getByTestId('result-count');
+let server: { origin: string; close: () => Promise<void> };
+
+test.beforeAll(async () => {
+  server = await startFaultServer(DATA_DIR);
+});
+test.afterAll(async () => server.close());
+
+/** The URL of `file` behind fault `mode`, with counters of its own. */
+const url = (mode: string, file: string) => `${server.origin}/${randomUUID()}/${mode}/${file}`;
+
+async function listedIds(page: Page): Promise<string[]> {
+  const items = page.getByTestId('result-item');
+  return (await items.evaluateAll((els) => els.map((el) => `${(el as HTMLElement).dataset.osmType} ${(el as HTMLElement).dataset.osmId}`))).sort();
+}
+
+const MODES = ['clean', 'latency', '503-once', '429-once', 'cut-once', 'no-range', 'no-range-cut'];
+const SMALL_QUERIES = QUERIES.filter((q) => q.expected);
+
+for (const mode of MODES) {
+  test(`over HTTP (${mode}): every listed query gives the listed ids`, async ({ page }) => {
+    for (const q of SMALL_QUERIES) {
+      const want = expectedAnswer(q);
+      await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url(mode, q.file))}`);
+      await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+      await expect(count(page)).toHaveText(String(want.count));
+      const ids = [...want.nodes!.map((id) => `node ${id}`), ...want.ways!.map((id) => `way ${id}`)].sort();
+      expect(await listedIds(page), `${q.file} ${q.q}`).toEqual(ids);
+      const stats = page.locator('#stats');
+      if (mode.startsWith('no-range')) await expect(stats).toContainText('the server has no Range support');
+      if (mode.endsWith('-once') || mode === 'no-range-cut') await expect(stats).toContainText(/[1-9]\d* retries/);
+    }
+  });
+}
+
+test('a file that changes on the server mid-read stops with a clear error', async ({ page }) => {
+  const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf')!;
+  await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url('change', q.file))}`);
+  await expect(status(page)).toHaveText(/^error: .*changed on the server while it was being read/, { timeout: 60_000 });
+});
+
+test('a server without CORS headers, and a missing file, give messages that say what to fix', async ({ page }) => {
+  const q = SMALL_QUERIES[0];
+  await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url('no-cors', q.file))}`);
+  await expect(status(page)).toHaveText(/^error: could not reach .*Access-Control-Allow-Origin.*Access-Control-Expose-Headers: Content-Range/, { timeout: 60_000 });
+  await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url('clean', 'no-such-file.osm.pbf'))}`);
+  await expect(status(page)).toHaveText(/^error: .*HTTP 404 .*no file at that address/);
+});
+
+test('a copied link, opened in a new page, reruns the query with the same answer', async ({ page, context }) => {
+  const q = SMALL_QUERIES.find((x) => x.q === 'amenity=parking')!;
+  await page.goto(`/${querySearch(q)}`);
+  await page.getByLabel('…or a URL').fill(url('clean', q.file));
+  await page.getByRole('button', { name: 'Open URL' }).click();
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('40');
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByTestId('share-link').inputValue();
+  expect(link).toContain('src=');
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('status')).toHaveText('done');
+  await expect(other.getByTestId('result-count')).toHaveText('40');
+  expect(await listedIds(other)).toEqual(await listedIds(page));
+});
+
+test('a link made from a local file names the file and runs once it is opened', async ({ page, context }) => {
+  await page.goto('/?q=shop&near=60.1699,24.9384&radius=1000');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
+  await expect(status(page)).toHaveText('done');
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByTestId('share-link').inputValue();
+  expect(link).toContain('file=helsinki.osm.pbf');
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('source-name')).toContainText('made for the file helsinki.osm.pbf');
+  await expect(other.getByLabel('Tags')).toHaveValue('shop');
+  await other.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
+  await expect(other.getByTestId('status')).toHaveText('done');
+  await expect(other.getByTestId('result-count')).toHaveText('498');
+});
+
+test('a link to over 100 MB on another origin asks first, naming the host and size', async ({ page }) => {
+  const big = url('clean', 'malta-x20-synthetic.osm.pbf');
+  await page.goto(`/?q=amenity=cafe&near=36.8989,15.7146&radius=1000&src=${encodeURIComponent(big)}`);
+  const dialog = page.getByTestId('confirm-download');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('110 MB');
+  await expect(dialog).toContainText(new URL(server.origin).host);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(status(page)).toHaveText('cancelled');
+  await expect(page.locator('#stats')).not.toContainText('blobs decoded');
+  await page.reload();
+  await page.getByTestId('confirm-download').getByRole('button', { name: 'Download' }).click();
+  await expect(status(page)).toHaveText('done', { timeout: 120_000 });
+  await expect(count(page)).toHaveText('43');
+});

@@ -1,0 +1,81 @@
+/**
+ * A static file server (sirv, with Range support) behind a fault-injecting layer, for the HTTP
+ * tests and the benchmark. Paths are `/<token>/<mode>/<file>`: `token` keeps each test's
+ * counters apart, `mode` picks the fault:
+ *   clean · latency (50 ms before every reply) · 503-once · 429-once (Retry-After: 1) ·
+ *   cut-once (one Range reply cut mid-body) · no-range (Range ignored: 200, whole file) ·
+ *   no-range-cut (that, cut mid-body once) · change (the file is replaced after 2 requests) ·
+ *   no-cors (no CORS headers)
+ * "once" faults hit the second request of a token (the first is the probe).
+ */
+import { createServer } from 'node:http';
+import sirv from 'sirv';
+
+/** Starts the server on 127.0.0.1 (`port` 0: any free port); resolves to { origin, close }. */
+export async function startFaultServer(dir, { port = 0, latencyMs = 50 } = {}) {
+  const files = sirv(dir, { etag: true, dev: true });
+  const counters = new Map();
+  const server = createServer((req, res) => {
+    const [, token, mode, ...rest] = (req.url ?? '').split('/');
+    let file = rest.join('/');
+    const n = (counters.get(token) ?? 0) + 1;
+    counters.set(token, n);
+    if (mode !== 'no-cors') {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', 'Content-Range, Content-Length, ETag, Last-Modified');
+    }
+    if (req.method === 'OPTIONS') {
+      if (mode !== 'no-cors') {
+        res.setHeader('Access-Control-Allow-Headers', 'Range, If-Range');
+        res.setHeader('Access-Control-Allow-Methods', 'GET');
+      }
+      counters.set(token, n - 1); // preflights do not count
+      res.statusCode = 204;
+      return res.end();
+    }
+    const serve = () => {
+      if (mode === 'no-range' || mode === 'no-range-cut') {
+        delete req.headers.range;
+        delete req.headers['if-range'];
+      }
+      // Replaced by a larger file, so the ranges still exist but hold other bytes.
+      if (mode === 'change' && n > 2) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
+      if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
+      req.url = `/${file}`;
+      files(req, res, () => {
+        res.statusCode = 404;
+        res.end('not found');
+      });
+    };
+    if (mode === '503-once' && n === 2) {
+      res.statusCode = 503;
+      return res.end('busy');
+    }
+    if (mode === '429-once' && n === 2) {
+      res.statusCode = 429;
+      res.setHeader('Retry-After', '1');
+      return res.end('slow down');
+    }
+    if (mode === 'latency') setTimeout(serve, latencyMs);
+    else serve();
+  });
+  await new Promise((r) => server.listen(port, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Sends the headers and about half the body, then drops the connection. */
+function cutAfterHalf(res) {
+  const write = res.write.bind(res);
+  let sent = 0;
+  let limit = Infinity;
+  res.write = (chunk, ...args) => {
+    if (limit === Infinity) limit = Number(res.getHeader('Content-Length') ?? 2 * chunk.length) / 2;
+    if (sent + chunk.length >= limit) {
+      write(chunk.subarray(0, Math.max(0, limit - sent)));
+      res.socket?.destroy();
+      return false;
+    }
+    sent += chunk.length;
+    return write(chunk, ...args);
+  };
+}
