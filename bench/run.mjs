@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { startFaultServer } from '../tests/fault-server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = process.env.PBF_DATA_DIR ?? resolve(root, '../shared/data');
@@ -122,7 +123,7 @@ async function benchPage(browser, file) {
 
 const launch = () => chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 
-async function browserRun(cores) {
+async function browserRun(cores, httpOrigin) {
   const r = {};
   const browser = await launch();
   try {
@@ -132,6 +133,9 @@ async function browserRun(cores) {
       r[`scan_1_${key}`] = await page.evaluate(() => window.pbfBench.run(1, null));
       r[`scan_all_${key}`] = await page.evaluate((n) => window.pbfBench.run(n, null), cores);
       r[`query_all_${key}`] = await page.evaluate(([n, q]) => window.pbfBench.run(n, q), [cores, queryOf(file)]);
+      // The same query over HTTP, 50 ms added to every request (a distant object store).
+      const url = `${httpOrigin}/${Math.random().toString(36).slice(2)}/latency/${file}`;
+      r[`query_http_${key}`] = await page.evaluate(([n, q, u]) => window.pbfBench.run(n, q, u), [cores, queryOf(file), url]);
       if (file === SMALL) r.js_peer_small = await page.evaluate(() => window.pbfBench.jsPeer());
       await page.close();
     }
@@ -164,6 +168,7 @@ function table(rows) {
 async function main() {
   build();
   const server = await startServer();
+  const faults = await startFaultServer(dataDir, { latencyMs: 50 });
   const runs = [];
   let cores = 0;
   try {
@@ -174,11 +179,12 @@ async function main() {
     for (let i = 0; i < reps; i++) {
       log(`repetition ${i + 1}/${reps}`);
       const native = nativeRun();
-      const browser = await browserRun(cores);
+      const browser = await browserRun(cores, faults.origin);
       runs.push({ native, browser });
     }
   } finally {
     process.kill(-server.pid);
+    await faults.close();
   }
 
   const med = (f) => median(runs.map(f));
@@ -189,6 +195,8 @@ async function main() {
     wasm_scan_1: med((r) => r.browser.scan_1_big.ms),
     wasm_scan_all: med((r) => r.browser.scan_all_big.ms),
     wasm_query_all: med((r) => r.browser.query_all_big.ms),
+    wasm_query_http: med((r) => r.browser.query_http_big.ms),
+    wasm_query_http_small: med((r) => r.browser.query_http_small.ms),
     wasm_query_first_match: med((r) => r.browser.query_all_big.firstMatchMs ?? NaN),
     wasm_scan_1_small: med((r) => r.browser.scan_1_small.ms),
     wasm_query_all_small: med((r) => r.browser.query_all_small.ms),
@@ -214,11 +222,13 @@ async function main() {
     ['scan, osmpbf for_each, 1 thread', BIG, m.osmpbf_scan_1.toFixed(0), mbps(bigBytes, m.osmpbf_scan_1), (elements / m.osmpbf_scan_1 / 1e3).toFixed(1), `Wasm 1w is ${ratio(m.osmpbf_scan_1, m.wasm_scan_1)}×`, '≥ 0.8×'],
     ['scan, osmpbf par_map_reduce', BIG, m.osmpbf_scan_all.toFixed(0), mbps(bigBytes, m.osmpbf_scan_all), (elements / m.osmpbf_scan_all / 1e3).toFixed(1), `Wasm ${cores}w is ${ratio(m.osmpbf_scan_all, m.wasm_scan_all)}×`, ''],
     [`query, Wasm, ${cores} workers`, BIG, m.wasm_query_all.toFixed(0), mbps(bigBytes, m.wasm_query_all), '', `first match ${m.wasm_query_first_match.toFixed(0)} ms`, '< 1500 ms (osmar)'],
+    [`query, Wasm, ${cores} workers, HTTP +50 ms/request`, BIG, m.wasm_query_http.toFixed(0), mbps(bigBytes, m.wasm_query_http), '', `${ratio(m.wasm_query_http, m.wasm_query_all)}× local`, '≤ 1.25× local'],
     ['query, native (this crate), 1 thread', BIG, m.native_ours_query_1.toFixed(0), mbps(bigBytes, m.native_ours_query_1), '', `Wasm is ${ratio(m.native_ours_query_1, m.wasm_query_all)}×`, ''],
     ['query, osmpbf 2 passes, all cores', BIG, m.osmpbf_query_all.toFixed(0), mbps(bigBytes, m.osmpbf_query_all), '', `Wasm is ${ratio(m.osmpbf_query_all, m.wasm_query_all)}×`, '≥ 1.0×'],
     ['scan, Wasm, 1 worker', SMALL, m.wasm_scan_1_small.toFixed(0), mbps(smallBytes, m.wasm_scan_1_small), '', '', ''],
     ['scan, tiny-osmpbf (JS), main thread', SMALL, m.js_peer_small.toFixed(0), mbps(smallBytes, m.js_peer_small), '', `Wasm 1w is ${ratio(m.js_peer_small, m.wasm_scan_1_small)}×`, '≥ 10×'],
     [`query, Wasm, ${cores} workers`, SMALL, m.wasm_query_all_small.toFixed(0), mbps(smallBytes, m.wasm_query_all_small), '', '', ''],
+    [`query, Wasm, ${cores} workers, HTTP +50 ms/request`, SMALL, m.wasm_query_http_small.toFixed(0), mbps(smallBytes, m.wasm_query_http_small), '', `${ratio(m.wasm_query_http_small, m.wasm_query_all_small)}× local`, ''],
     ['peak memory (JS heaps + Wasm), query', SMALL, '', '', '', mib(m.peak_heaps_small), ''],
     ['peak memory (JS heaps + Wasm), query', BIG, '', '', '', `${mib(m.peak_heaps_big)} = ${ratio(m.peak_heaps_big, m.peak_heaps_small)}× small`, '≤ 1.2×, < 300 MB'],
     ['peak renderer RSS (all of Chromium\'s tab), query', SMALL, '', '', '', mib(m.peak_rss_small), ''],

@@ -6,7 +6,7 @@ import tinyosmpbf from 'tiny-osmpbf';
 import { runQuery } from '../workers/pipeline';
 import { WorkerPool } from '../workers/pool';
 import { ResultStore } from '../workers/results';
-import { FileSource } from '../workers/source';
+import { FetchSource, FileSource, HTTP_READ } from '../workers/source';
 import type { Query } from '../workers/types';
 
 const input = document.querySelector('input[type=file]') as HTMLInputElement;
@@ -27,13 +27,17 @@ export interface RunTiming {
   wasmBytes: number;
 }
 
-async function run(workers: number, query: Query | null): Promise<RunTiming> {
+/**
+ * One timed run of the pipeline with `workers` decode workers (`query` null: count only), on
+ * the file input's file, or on `url` over HTTP (with `read` overriding the HTTP read sizes).
+ */
+async function run(workers: number, query: Query | null, url?: string, read?: { chunkSize: number; readAhead: number }): Promise<RunTiming> {
   const pool = new WorkerPool(workers);
   await pool.ready();
   const store = new ResultStore();
   const started = performance.now();
   let firstMatchMs: number | null = null;
-  const source = new FileSource(file());
+  const source = url ? new FetchSource(url, read ?? HTTP_READ) : new FileSource(file());
   const progress = await runQuery(source, query, pool, store, {
     onResults: (s) => {
       if (firstMatchMs === null && s.size > 0) firstMatchMs = performance.now() - started;

@@ -4,7 +4,7 @@
  * each fault; a changing file, a server without CORS and a missing file give clear errors; links
  * reproduce queries.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 // @ts-expect-error: a plain ES module shared with the benchmark
@@ -26,6 +26,16 @@ const url = (mode: string, file: string) => `${server.origin}/${randomUUID()}/${
 async function listedIds(page: Page): Promise<string[]> {
   const items = page.getByTestId('result-item');
   return (await items.evaluateAll((els) => els.map((el) => `${(el as HTMLElement).dataset.osmType} ${(el as HTMLElement).dataset.osmId}`))).sort();
+}
+
+/** Presses Copy link, checks the link holds `part`, and opens it in a new page. */
+async function openCopiedLink(page: Page, context: BrowserContext, part: string): Promise<Page> {
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByTestId('share-link').inputValue();
+  expect(link).toContain(part);
+  const other = await context.newPage();
+  await other.goto(link);
+  return other;
 }
 
 const MODES = ['clean', 'latency', '503-once', '429-once', 'cut-once', 'no-range', 'no-range-cut'];
@@ -68,11 +78,7 @@ test('a copied link, opened in a new page, reruns the query with the same answer
   await page.getByRole('button', { name: 'Open URL' }).click();
   await expect(status(page)).toHaveText('done');
   await expect(count(page)).toHaveText('40');
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  const link = await page.getByTestId('share-link').inputValue();
-  expect(link).toContain('src=');
-  const other = await context.newPage();
-  await other.goto(link);
+  const other = await openCopiedLink(page, context, 'src=');
   await expect(other.getByTestId('status')).toHaveText('done');
   await expect(other.getByTestId('result-count')).toHaveText('40');
   expect(await listedIds(other)).toEqual(await listedIds(page));
@@ -82,11 +88,7 @@ test('a link made from a local file names the file and runs once it is opened', 
   await page.goto('/?q=shop&near=60.1699,24.9384&radius=1000');
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
   await expect(status(page)).toHaveText('done');
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  const link = await page.getByTestId('share-link').inputValue();
-  expect(link).toContain('file=helsinki.osm.pbf');
-  const other = await context.newPage();
-  await other.goto(link);
+  const other = await openCopiedLink(page, context, 'file=helsinki.osm.pbf');
   await expect(other.getByTestId('source-name')).toContainText('made for the file helsinki.osm.pbf');
   await expect(other.getByLabel('Tags')).toHaveValue('shop');
   await other.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
