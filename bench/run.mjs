@@ -136,7 +136,7 @@ async function browserRun(cores, httpOrigin) {
       // The same query over HTTP, 50 ms added to every request (a distant object store).
       const url = `${httpOrigin}/${Math.random().toString(36).slice(2)}/latency/${file}`;
       r[`query_http_${key}`] = await page.evaluate(([n, q, u]) => window.pbfBench.run(n, q, u), [cores, queryOf(file), url]);
-      if (file === SMALL) r.js_peer_small = await page.evaluate(() => window.pbfBench.jsPeer());
+      r[`js_peer_${key}`] = await page.evaluate(() => window.pbfBench.jsPeer());
       await page.close();
     }
   } finally {
@@ -201,6 +201,7 @@ async function main() {
     wasm_scan_1_small: med((r) => r.browser.scan_1_small.ms),
     wasm_query_all_small: med((r) => r.browser.query_all_small.ms),
     js_peer_small: med((r) => r.browser.js_peer_small.ms),
+    js_peer_big: med((r) => r.browser.js_peer_big.ms),
     native_ours_scan_1: med((r) => r.native.ours_scan_1),
     native_ours_query_1: med((r) => r.native.ours_query_1),
     osmpbf_scan_1: med((r) => r.native.osmpbf_scan_1),
@@ -218,6 +219,7 @@ async function main() {
     ['row', 'file', 'median ms', 'MB/s', 'Melem/s', 'ratio', 'target'],
     ['scan, Wasm, 1 worker', BIG, m.wasm_scan_1.toFixed(0), mbps(bigBytes, m.wasm_scan_1), (elements / m.wasm_scan_1 / 1e3).toFixed(1), '1.00', ''],
     [`scan, Wasm, ${cores} workers`, BIG, m.wasm_scan_all.toFixed(0), mbps(bigBytes, m.wasm_scan_all), (elements / m.wasm_scan_all / 1e3).toFixed(1), `${ratio(m.wasm_scan_1, m.wasm_scan_all)}× 1 worker`, '≥ 1.7×'],
+    ['scan, tiny-osmpbf (JS), main thread', BIG, m.js_peer_big.toFixed(0), mbps(bigBytes, m.js_peer_big), (elements / m.js_peer_big / 1e3).toFixed(1), `Wasm 1w is ${ratio(m.js_peer_big, m.wasm_scan_1)}×`, '≥ 10×'],
     ['scan, native (this crate), 1 thread', BIG, m.native_ours_scan_1.toFixed(0), mbps(bigBytes, m.native_ours_scan_1), (elements / m.native_ours_scan_1 / 1e3).toFixed(1), `Wasm 1w is ${ratio(m.native_ours_scan_1, m.wasm_scan_1)}×`, ''],
     ['scan, osmpbf for_each, 1 thread', BIG, m.osmpbf_scan_1.toFixed(0), mbps(bigBytes, m.osmpbf_scan_1), (elements / m.osmpbf_scan_1 / 1e3).toFixed(1), `Wasm 1w is ${ratio(m.osmpbf_scan_1, m.wasm_scan_1)}×`, '≥ 0.8×'],
     ['scan, osmpbf par_map_reduce', BIG, m.osmpbf_scan_all.toFixed(0), mbps(bigBytes, m.osmpbf_scan_all), (elements / m.osmpbf_scan_all / 1e3).toFixed(1), `Wasm ${cores}w is ${ratio(m.osmpbf_scan_all, m.wasm_scan_all)}×`, ''],
@@ -226,7 +228,7 @@ async function main() {
     ['query, native (this crate), 1 thread', BIG, m.native_ours_query_1.toFixed(0), mbps(bigBytes, m.native_ours_query_1), '', `Wasm is ${ratio(m.native_ours_query_1, m.wasm_query_all)}×`, ''],
     ['query, osmpbf 2 passes, all cores', BIG, m.osmpbf_query_all.toFixed(0), mbps(bigBytes, m.osmpbf_query_all), '', `Wasm is ${ratio(m.osmpbf_query_all, m.wasm_query_all)}×`, '≥ 1.0×'],
     ['scan, Wasm, 1 worker', SMALL, m.wasm_scan_1_small.toFixed(0), mbps(smallBytes, m.wasm_scan_1_small), '', '', ''],
-    ['scan, tiny-osmpbf (JS), main thread', SMALL, m.js_peer_small.toFixed(0), mbps(smallBytes, m.js_peer_small), '', `Wasm 1w is ${ratio(m.js_peer_small, m.wasm_scan_1_small)}×`, '≥ 10×'],
+    ['scan, tiny-osmpbf (JS), main thread', SMALL, m.js_peer_small.toFixed(0), mbps(smallBytes, m.js_peer_small), '', `Wasm 1w is ${ratio(m.js_peer_small, m.wasm_scan_1_small)}×`, ''],
     [`query, Wasm, ${cores} workers`, SMALL, m.wasm_query_all_small.toFixed(0), mbps(smallBytes, m.wasm_query_all_small), '', '', ''],
     [`query, Wasm, ${cores} workers, HTTP +50 ms/request`, SMALL, m.wasm_query_http_small.toFixed(0), mbps(smallBytes, m.wasm_query_http_small), '', `${ratio(m.wasm_query_http_small, m.wasm_query_all_small)}× local`, ''],
     ['peak memory (JS heaps + Wasm), query', SMALL, '', '', '', mib(m.peak_heaps_small), ''],
