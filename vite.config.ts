@@ -1,8 +1,10 @@
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 // `npm start -- some.osm.pbf` sets PBF_FILE so the dev server may read that file's folder.
+const here = dirname(fileURLToPath(import.meta.url));
 const extraAllowed = process.env.PBF_FILE ? [dirname(process.env.PBF_FILE)] : [];
 
 // The UI lives in web/, the pipeline in workers/, the Wasm package in wasm/pkg/ (built by
@@ -22,7 +24,7 @@ export default defineConfig({
     // maplibre-gl alone is about 1 MB minified.
     chunkSizeWarningLimit: 1600,
     // bench.html is the map-less page `npm run bench` drives.
-    rollupOptions: { input: { main: 'web/index.html', bench: 'web/bench.html' } },
+    rollupOptions: { input: { main: resolve(here, 'web/index.html'), bench: resolve(here, 'web/bench.html') } },
   },
   worker: { format: 'es' },
   server: { fs: { allow: ['..', ...extraAllowed] } },
