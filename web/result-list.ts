@@ -21,7 +21,7 @@ export class ResultList {
     this.shown = matches.slice(0, MAX_ROWS);
     const rows = this.shown.map((m, i) => {
       const li = document.createElement('li');
-      li.textContent = matchLabel(m); // untrusted text: never innerHTML
+      li.append(matchLabel(m)); // untrusted text, set as text: never innerHTML
       li.dataset.index = String(i);
       li.dataset.testid = 'result-item';
       li.dataset.osmType = m.type;
