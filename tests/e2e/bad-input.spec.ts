@@ -133,6 +133,10 @@ test('hostile tag values are shown as text: nothing runs, links are http(s) only
   await expect(count(page)).toHaveText('4');
   const items = page.getByTestId('result-item');
   await expect(items.filter({ hasText: '<img src=x onerror=' })).toHaveCount(1);
+  // Names sit in <bdi> (direction overrides stay inside) and long ones are cut for the list.
+  await expect(page.locator('#result-list li bdi')).toHaveCount(4);
+  const longest = await page.locator('#result-list li bdi').evaluateAll((els) => Math.max(...els.map((e) => e.textContent!.length)));
+  expect(longest).toBeLessThanOrEqual(121);
   for (let i = 0; i < 4; i++) {
     await items.nth(i).click();
     const popup = page.getByTestId('popup');
