@@ -33,9 +33,9 @@ export class PbfFormatError extends Error {
 }
 
 export interface FramerOptions {
-  /** Bytes per read; default 1 MiB. */
+  /** Bytes per read; default 4 MiB. */
   chunkSize?: number;
-  /** Reads kept in flight; default 3 (more for HTTP). */
+  /** Reads kept in flight; default 2 (more for HTTP). */
   readAhead?: number;
   signal?: AbortSignal;
   /** Called with the total bytes read so far after each chunk arrives. */
@@ -106,7 +106,7 @@ class ChunkReader {
  *   start with an OSMHeader, or a file truncated inside a frame; the source's own errors pass through.
  */
 export async function* readFrames(source: Source, options: FramerOptions = {}): AsyncGenerator<Frame> {
-  const reader = new ChunkReader(source, { chunkSize: 1 << 20, readAhead: 3, ...options });
+  const reader = new ChunkReader(source, { chunkSize: 4 << 20, readAhead: 2, ...options });
   let buf: Uint8Array = new Uint8Array(0);
   let pos = 0; // read position in buf
   let bufOffset = 0; // file offset of buf[0]
