@@ -128,7 +128,8 @@ async function run(chosen: Source, query: Query, fromLink = false): Promise<void
   } catch (e) {
     if (!isCurrent()) return;
     render(run.store); // what was found before the failure stays on the map
-    progress.setStatus(e instanceof CancelledError ? 'cancelled' : `error: ${(e as Error).message ?? e}`);
+    const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
+    progress.setStatus(cancelled ? 'cancelled' : `error: ${(e as Error).message ?? e}`);
   } finally {
     if (isCurrent()) cancelButton.disabled = true;
   }
