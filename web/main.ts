@@ -167,7 +167,8 @@ $<HTMLFormElement>('#query-form').addEventListener('input', previewArea);
 cancelButton.addEventListener('click', () => current?.controller.abort());
 exportButton.addEventListener('click', () => current && downloadGeoJSON(current.store.list(), 'pbf-explorer-matches'));
 $('#use-sample').addEventListener('click', () => {
-  setSource(new FetchSource(new URL(SAMPLE_URL, document.baseURI).pathname), new URL(SAMPLE_URL, document.baseURI).pathname);
+  const sample = new URL(SAMPLE_URL, document.baseURI).pathname;
+  setSource(new FetchSource(sample), sample);
   submit(true);
 });
 fileInput.addEventListener('change', () => {

@@ -24,8 +24,6 @@ export class ResultStore {
   private candidates: WayCandidate[] = [];
   /** In-area node locations, one sorted chunk per blob: 16 bytes a node. */
   private chunks: AreaNodes[] = [];
-  /** Bumped on every change, so a view can skip redraws. */
-  version = 0;
 
   private locations = 0;
 
@@ -46,13 +44,11 @@ export class ResultStore {
       if (!w.position) this.candidates.push(w);
       this.placeWay(w);
     }
-    this.version++;
   }
 
   /** Final placement of every way, once all blobs are in. */
   finish(): void {
     for (const w of this.candidates) this.placeWay(w);
-    this.version++;
   }
 
   /** The matches so far. */
@@ -62,11 +58,6 @@ export class ResultStore {
 
   get size(): number {
     return this.matches.size;
-  }
-
-  /** Number of in-area node locations held (16 bytes each). */
-  get locationCount(): number {
-    return this.locations;
   }
 
   private placeWay(w: WayCandidate): void {
