@@ -1,12 +1,9 @@
 /**
- * The page `npm run bench` drives: the same pipeline as the app (FileSource → framer → pool →
- * Wasm workers → results) without the map, plus the JavaScript peer parser, timed in-page.
+ * The page `npm run bench` drives: the app's query worker and decode workers without the map,
+ * plus the JavaScript peer parser, timed in-page.
  */
 import tinyosmpbf from 'tiny-osmpbf';
-import { runQuery } from '../workers/pipeline';
-import { WorkerPool } from '../workers/pool';
-import { ResultStore } from '../workers/results';
-import { FetchSource, FileSource, HTTP_READ } from '../workers/source';
+import { QueryClient } from '../workers/client';
 import type { Query } from '../workers/types';
 
 const input = document.querySelector('input[type=file]') as HTMLInputElement;
@@ -23,30 +20,35 @@ export interface RunTiming {
   bytes: number;
   elements: number;
   matches: number;
-  /** Wasm linear memory of all workers at the end, bytes (= its peak: it never shrinks). */
+  /** Wasm linear memory of the query worker and the decode workers at the end, bytes (= its peak: it never shrinks). */
   wasmBytes: number;
+  status: string;
 }
 
 /**
- * One timed run of the pipeline with `workers` decode workers (`query` null: count only), on
- * the file input's file, or on `url` over HTTP (with `read` overriding the HTTP read sizes).
+ * One timed run with `workers` decode workers (`query` null: count only), on the file input's
+ * file, or on `url` over HTTP. Workers are started (and have loaded the decoder) before timing.
  */
-async function run(workers: number, query: Query | null, url?: string, read?: { chunkSize: number; readAhead: number }): Promise<RunTiming> {
-  const pool = new WorkerPool(workers);
-  await pool.ready();
-  const store = new ResultStore();
+async function run(workers: number, query: Query | null, url?: string): Promise<RunTiming> {
+  const client = new QueryClient(workers);
+  await client.ready;
   const started = performance.now();
   let firstMatchMs: number | null = null;
-  const source = url ? new FetchSource(url, read ?? HTTP_READ) : new FileSource(file());
-  const progress = await runQuery(source, query, pool, store, {
-    onResults: (s) => {
-      if (firstMatchMs === null && s.size > 0) firstMatchMs = performance.now() - started;
+  let elements = 0;
+  let bytes = 0;
+  const source = url ? { kind: 'url' as const, url: new URL(url, location.href).href } : { kind: 'file' as const, file: file() };
+  const end = await client.run(source, query, {
+    onChanges: (_, count) => {
+      if (firstMatchMs === null && count > 0) firstMatchMs = performance.now() - started;
+    },
+    onProgress: (p) => {
+      elements = p.elements;
+      bytes = p.totalBytes;
     },
   });
   const ms = performance.now() - started;
-  const wasmBytes = pool.wasmBytes();
-  pool.terminate();
-  return { ms, firstMatchMs, bytes: source.size, elements: progress.elements, matches: store.size, wasmBytes };
+  client.terminate();
+  return { ms, firstMatchMs, bytes, elements, matches: end.count, wasmBytes: end.wasmBytes, status: end.status === 'error' ? end.message : end.status };
 }
 
 /** tiny-osmpbf on the whole file (it needs it in memory), counting elements in its handler. */

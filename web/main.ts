@@ -1,16 +1,14 @@
 /**
  * The page: wires the file picker, drag-and-drop, the query form and the URL to the query
- * pipeline, and its results to the map, the list and the counters.
+ * worker, and draws what it sends: map changes, the virtualized list and the counters. It
+ * never touches the file's bytes.
  */
 import './style.css';
-import { WorkerPool, CancelledError } from '../workers/pool';
-import { runQuery } from '../workers/pipeline';
-import { ResultStore } from '../workers/results';
-import { FetchSource, FileSource, type Source } from '../workers/source';
-import { describeQuery } from '../workers/query';
-import type { Query } from '../workers/types';
+import { QueryClient, type SourceSpec } from '../workers/client';
+import type { Match, Query } from '../workers/types';
+import { describeQuery } from './query-text';
 import { areaPolygon } from './geometry';
-import { downloadGeoJSON } from './export';
+import { download } from './export';
 import { MapView } from './map-view';
 import { ProgressView } from './progress-view';
 import { QueryForm } from './query-form';
@@ -22,29 +20,33 @@ const $ = <T extends HTMLElement>(selector: string) => document.querySelector(se
 
 const form = new QueryForm($<HTMLFormElement>('#query-form'));
 const progress = new ProgressView($('#progress'));
-const mapView = new MapView($('#map'), (lat, lon) => {
-  form.setCentre(lat, lon);
-  previewArea();
-});
-const list = new ResultList($<HTMLOListElement>('#result-list'), $('#list-note'), (m) => mapView.flyTo(m));
-const pool = new WorkerPool();
+const client = new QueryClient();
+const mapView = new MapView(
+  $('#map'),
+  (lat, lon) => {
+    form.setCentre(lat, lon);
+    previewArea();
+  },
+  (type, id) => void client.get(type, id).then((m) => m && mapView.showPopup(m)),
+);
+const list = new ResultList($('#result-scroll'), $<HTMLOListElement>('#result-list'), (m: Match) => mapView.flyTo(m));
 const fileInput = $<HTMLInputElement>('input[type=file]');
 const cancelButton = $<HTMLButtonElement>('#cancel');
 const exportButton = $<HTMLButtonElement>('#export');
 
 /** The file being queried; its URL when it came from one, else its name (for links). */
-let source: Source | null = null;
+let source: SourceSpec | null = null;
 let sourceUrl: string | null = null;
 let sourceFile: string | null = null;
-let current: { controller: AbortController; store: ResultStore } | null = null;
 /** Set while the page applies a link, so its map view is kept rather than fitted to the area. */
 let keepMapView = false;
 
-function setSource(next: Source, url: string | null): void {
+function setSource(next: SourceSpec, url: string | null): void {
   source = next;
   sourceUrl = url;
-  sourceFile = url ? null : next.name;
-  $('#source-name').textContent = `File: ${next.name}`;
+  const name = next.kind === 'file' ? next.file.name : next.url;
+  sourceFile = url ? null : name;
+  $('#source-name').textContent = `File: ${name}`;
 }
 
 /** The link context of the page as it is now. */
@@ -56,13 +58,10 @@ function linkContext(): LinkContext {
 const CONFIRM_BYTES = 100e6;
 
 /** Asks before a link reads a large file from another origin; resolves true to go on. */
-async function confirmDownload(src: FetchSource, signal: AbortSignal): Promise<boolean> {
-  if (new URL(src.name, location.href).origin === location.origin) return true;
-  await src.open(signal);
-  if (!(src.size > CONFIRM_BYTES)) return true;
+async function confirmDownload(host: string, bytes: number): Promise<boolean> {
   const dialog = $<HTMLDialogElement>('#confirm-download');
-  dialog.querySelector('.size')!.textContent = `${(src.size / 1e6).toFixed(0)} MB`;
-  dialog.querySelector('.host')!.textContent = src.host;
+  dialog.querySelector('.size')!.textContent = Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(0)} MB` : 'a file of unknown size';
+  dialog.querySelector('.host')!.textContent = host;
   dialog.returnValue = '';
   dialog.showModal();
   await new Promise((r) => dialog.addEventListener('close', r, { once: true }));
@@ -78,61 +77,40 @@ function previewArea(): void {
   }
 }
 
-/** Redraws at most once per animation frame, however many blobs arrive. */
-let renderQueued = false;
-function render(store: ResultStore): void {
-  renderQueued = false;
-  const matches = store.list();
-  progress.setCount(matches.length);
-  void mapView.setMatches(matches);
-  list.render(matches);
-  exportButton.disabled = matches.length === 0;
-}
-function scheduleRender(store: ResultStore): void {
-  if (renderQueued) return;
-  renderQueued = true;
-  requestAnimationFrame(() => current?.store === store && render(store));
-}
-
 /**
- * Cancels any running query and runs `query` on `src`; results stream onto the map.
- * `fromLink`: the run was started by opening a link, so a large cross-origin read is confirmed first.
+ * Cancels any running query and runs `query` on `src`; matches stream onto the map as the
+ * query worker sends them. `fromLink`: the run was started by opening a link, so a large
+ * cross-origin read is confirmed first.
  */
-async function run(chosen: Source, query: Query, fromLink = false): Promise<void> {
-  current?.controller.abort();
-  // An HTTP source is probed afresh for every run: the file may have changed since the last.
-  const src = chosen instanceof FetchSource ? new FetchSource(chosen.name, chosen.readOptions) : chosen;
+async function run(src: SourceSpec, query: Query, fromLink = false): Promise<void> {
   const fit = !keepMapView;
-  const run = { controller: new AbortController(), store: new ResultStore() };
-  current = run;
-  const isCurrent = () => current === run;
-  render(run.store);
-  progress.setStatus(`reading ${src.name}…`);
+  const name = src.kind === 'file' ? src.file.name : src.url;
+  void mapView.clearMatches();
+  list.reset((start, count) => client.rows(start, count));
+  progress.setCount(0);
+  exportButton.disabled = true;
+  progress.setStatus(`reading ${name}…`);
   cancelButton.disabled = false;
   const polygon = areaPolygon(query.area);
   void mapView.setArea(polygon, fit);
   document.title = `${describeQuery(query)} — pbf-explorer`;
-  try {
-    if (fromLink && src instanceof FetchSource && !(await confirmDownload(src, run.controller.signal))) {
-      throw new CancelledError();
-    }
-    await runQuery(src, query, pool, run.store, {
-      onHeader: (h) => isCurrent() && void mapView.setHeaderBbox(h.bbox, polygon === null && fit),
-      onProgress: (p) => isCurrent() && progress.update(p),
-      onResults: (store) => isCurrent() && scheduleRender(store),
-    }, run.controller.signal);
-    if (isCurrent()) {
-      render(run.store);
-      progress.setStatus('done');
-    }
-  } catch (e) {
-    if (!isCurrent()) return;
-    render(run.store); // what was found before the failure stays on the map
-    const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
-    progress.setStatus(cancelled ? 'cancelled' : `error: ${(e as Error).message ?? e}`);
-  } finally {
-    if (isCurrent()) cancelButton.disabled = true;
-  }
+  const end = await client.run(src, query, {
+    onHeader: (h) => void mapView.setHeaderBbox(h.bbox, polygon === null && fit),
+    onProgress: (p) => progress.update(p),
+    onChanges: (changes, count) => {
+      void mapView.applyChanges(changes);
+      progress.setCount(count);
+      list.setCount(count);
+    },
+    onConfirm: confirmDownload,
+  }, fromLink ? CONFIRM_BYTES : null);
+  if (end.replaced) return; // a newer run owns the page now
+  // What was found before a failure stays on the map and in the list.
+  progress.setCount(end.count);
+  list.setCount(end.count);
+  exportButton.disabled = end.count === 0;
+  progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
+  cancelButton.disabled = true;
 }
 
 /** Runs the form's query on the current file, and records it in the URL. */
@@ -155,7 +133,7 @@ function submit(push: boolean, fromLink = false): void {
 }
 
 function openFile(file: File): void {
-  setSource(new FileSource(file), null);
+  setSource({ kind: 'file', file }, null);
   submit(false);
 }
 
@@ -164,11 +142,11 @@ $<HTMLFormElement>('#query-form').addEventListener('submit', (e) => {
   submit(true);
 });
 $<HTMLFormElement>('#query-form').addEventListener('input', previewArea);
-cancelButton.addEventListener('click', () => current?.controller.abort());
-exportButton.addEventListener('click', () => current && downloadGeoJSON(current.store.list(), 'pbf-explorer-matches'));
+cancelButton.addEventListener('click', () => client.cancel());
+exportButton.addEventListener('click', async () => download(await client.exportGeoJSON(), 'pbf-explorer-matches.geojson'));
 $('#use-sample').addEventListener('click', () => {
-  const sample = new URL(SAMPLE_URL, document.baseURI).pathname;
-  setSource(new FetchSource(sample), sample);
+  const sample = new URL(SAMPLE_URL, document.baseURI);
+  setSource({ kind: 'url', url: sample.href }, sample.pathname);
   submit(true);
 });
 fileInput.addEventListener('change', () => {
@@ -208,10 +186,11 @@ function applyUrl(): void {
   keepMapView = map !== null;
   if (map) mapView.jumpTo(map);
   previewArea();
+  const sourceName = source?.kind === 'file' ? source.file.name : null;
   if (src) {
-    setSource(new FetchSource(new URL(src, location.href).href), src);
+    setSource({ kind: 'url', url: new URL(src, location.href).href }, src);
     submit(false, true);
-  } else if (file && source?.name !== file) {
+  } else if (file && sourceName !== file) {
     sourceFile = file;
     $('#source-name').textContent = `This link was made for the file ${file}: open it (or drop it here) to run the query.`;
     progress.setStatus(`open ${file} to run this query`);
@@ -226,7 +205,7 @@ $<HTMLFormElement>('#url-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const input = (e.currentTarget as HTMLFormElement).elements.namedItem('src') as HTMLInputElement;
   if (!input.value.trim()) return;
-  setSource(new FetchSource(new URL(input.value.trim(), location.href).href), input.value.trim());
+  setSource({ kind: 'url', url: new URL(input.value.trim(), location.href).href }, input.value.trim());
   submit(true);
 });
 

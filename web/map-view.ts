@@ -1,14 +1,14 @@
 /**
  * The MapLibre map: an offline style (background and a bundled world outline, no remote
  * tiles), the file's header bbox, the query area, and the matches as one GeoJSON source that
- * is replaced in batches.
+ * only ever receives what changed (`GeoJSONSource.updateData`), never the whole answer again.
  */
 import { MapLibreMap, NavigationControl, Popup, ScaleControl, setWorkerUrl, type GeoJSONSource, type StyleSpecification } from 'maplibre-gl';
 // MapLibre 6 finds its worker beside its own script, which a bundler moves; so Vite bundles
 // the worker and tells MapLibre where it went.
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import type { Feature, FeatureCollection, Point, Polygon } from 'geojson';
+import type { Feature, FeatureCollection, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
 import { bboxPolygon, polygonBounds } from './geometry';
@@ -56,24 +56,16 @@ function offlineStyle(): StyleSpecification {
   };
 }
 
-/** A match as a GeoJSON Feature; tags go in `properties.tags` as [key, value] pairs. */
-export function matchFeature(m: Match): Feature<Point> {
-  return {
-    type: 'Feature',
-    id: m.type === 'node' ? m.id * 2 : m.id * 2 + 1,
-    properties: { type: m.type, id: m.id, tags: m.tags },
-    geometry: { type: 'Point', coordinates: [m.lon, m.lat] },
-  };
-}
-
 export class MapView {
   readonly map: MapLibreMap;
   private loaded: Promise<void>;
-  private byFeatureId = new Map<number, Match>();
   private popup: Popup | null = null;
 
-  /** @param onPick called with (lat, lon) in degrees when the map is clicked away from a match. */
-  constructor(container: HTMLElement, onPick: (lat: number, lon: number) => void) {
+  /**
+   * @param onPick called with (lat, lon) in degrees when the map is clicked away from a match.
+   * @param onMatch called with a match's type and id when one is clicked.
+   */
+  constructor(container: HTMLElement, onPick: (lat: number, lon: number) => void, onMatch: (type: Match['type'], id: number) => void) {
     this.map = new MapLibreMap({
       container,
       style: offlineStyle(),
@@ -87,8 +79,8 @@ export class MapView {
     void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: ['matches'] })[0];
-      const match = hit && this.byFeatureId.get(Number(hit.id));
-      if (match) this.showPopup(match);
+      const type = hit?.properties.type;
+      if (type === 'node' || type === 'way') onMatch(type, Number(hit.properties.id));
       else onPick(e.lngLat.lat, e.lngLat.lng);
     });
     this.map.on('mouseenter', 'matches', () => (this.map.getCanvas().style.cursor = 'pointer'));
@@ -100,11 +92,16 @@ export class MapView {
     return this.map.getSource(id) as GeoJSONSource;
   }
 
-  /** Replaces the drawn matches. */
-  async setMatches(matches: Match[]): Promise<void> {
-    const features = matches.map(matchFeature);
-    this.byFeatureId = new Map(matches.map((m, i) => [Number(features[i].id), m]));
-    (await this.source('matches')).setData({ type: 'FeatureCollection', features });
+  /** Removes every drawn match (a new query starts). */
+  async clearMatches(): Promise<void> {
+    this.popup?.remove();
+    (await this.source('matches')).setData(EMPTY);
+  }
+
+  /** Applies the query worker's changes: features to remove (by id), then features to add. */
+  async applyChanges(changes: { remove: number[]; add: Feature[] }): Promise<void> {
+    if (changes.remove.length === 0 && changes.add.length === 0) return;
+    (await this.source('matches')).updateData(changes);
   }
 
   /** Draws the query area (null clears it) and, if `fit`, frames it. */

@@ -1,5 +1,5 @@
 /** The progress bar, status line and counters. */
-import type { Progress } from '../workers/pipeline';
+import type { Progress } from '../workers/types';
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 

@@ -2,7 +2,7 @@
  * The query as URL parameters, so every query is a link: `q` (tags, space-separated), `near`
  * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `src` (a PBF URL).
  */
-import { parseBbox, parseLatLon, parseRadius, parseTags } from '../workers/query';
+import { parseBbox, parseLatLon, parseRadius, parseTags } from './query-text';
 import type { Query } from '../workers/types';
 
 /** The query as the form holds it: text fields, checked only by {@link toQuery}. */

@@ -1,16 +1,17 @@
 /**
- * A decode worker: instantiates the Wasm decoder once, then inflates and scans each blob the
- * pool sends, replying with typed arrays (transferred, not copied) and a few matches.
+ * A decode worker (one per core, started by the query worker's pool): instantiates the Wasm
+ * decoder once, then inflates and scans each Blob it is sent, replying with compact binary
+ * scans (transferred, not copied).
  */
 import init, { BlobScanner, readHeader } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
-import { release } from './framer';
-import type { BlobResult, Counts, WorkerReply, WorkerRequest } from './types';
+import { release } from './framer/release';
+import type { DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './pool/messages';
 
 interface WorkerScope {
-  postMessage(message: WorkerReply, transfer?: Transferable[]): void;
+  postMessage(message: FromDecodeWorker, transfer?: Transferable[]): void;
   close(): void;
-  onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
+  onmessage: ((event: MessageEvent<ToDecodeWorker>) => void) | null;
 }
 const scope = self as unknown as WorkerScope;
 
@@ -19,37 +20,32 @@ let scanner: BlobScanner | null = null;
 let memory: WebAssembly.Memory | null = null;
 ready.then((exports) => (memory = exports.memory), () => {});
 
-function toCounts(c: Float64Array): Counts {
-  return { nodes: c[0], ways: c[1], relations: c[2], tags: c[3], wayRefs: c[4], relationMembers: c[5] };
-}
+/** A Uint8Array from Wasm as a buffer of its own (wasm-bindgen copies it out of Wasm memory). */
+const own = (bytes: Uint8Array): ArrayBuffer => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer as ArrayBuffer : bytes.slice().buffer);
 
-function scan(bytes: Uint8Array): { result: BlobResult; transfer: Transferable[] } {
+function answer(req: DecodeRequest): { result: DecodeResult; transfer: Transferable[] } {
+  const bytes = new Uint8Array(req.blob);
+  if (req.call === 'header') return { result: { call: 'header', job: req.job, result: JSON.parse(readHeader(bytes)) }, transfer: [] };
   if (!scanner) throw new Error('no query was set before the first blob');
-  const r = scanner.scan(bytes);
-  try {
-    const { nodes, ways } = JSON.parse(r.matchesJson());
-    const areaNodes = { ids: r.areaNodeIds(), lats: r.areaNodeLats(), lons: r.areaNodeLons() };
-    const result: BlobResult = { counts: toCounts(r.counts()), nodes, ways, areaNodes };
-    return { result, transfer: [areaNodes.ids.buffer, areaNodes.lats.buffer, areaNodes.lons.buffer] };
-  } finally {
-    r.free();
-  }
+  const out = own(req.call === 'scan' ? scanner.scan(bytes) : scanner.locate(bytes, req.wanted));
+  const result: DecodeResult = req.call === 'scan' ? { call: 'scan', job: req.job, result: out } : { call: 'locate', job: req.job, result: out };
+  return { result, transfer: [out] };
 }
 
 scope.onmessage = async (event) => {
   const msg = event.data;
-  const job = msg.type === 'blob' ? msg.job : null;
+  const job = msg.type === 'call' ? msg.job : null;
   try {
     await ready;
     if (msg.type === 'query') {
       scanner?.free();
       scanner = new BlobScanner(JSON.stringify(msg.query));
-    } else if (msg.kind === 'OSMHeader') {
-      scope.postMessage({ type: 'header', job: msg.job, header: JSON.parse(readHeader(new Uint8Array(msg.blob))) });
+    } else if (msg.type === 'area-nodes') {
+      scanner?.setAreaNodes(msg.on);
     } else {
-      const { result, transfer } = scan(new Uint8Array(msg.blob));
+      const { result, transfer } = answer(msg);
       release(msg.blob); // copied into Wasm memory: free it now, not at the next GC
-      scope.postMessage({ type: 'data', job: msg.job, result, wasmBytes: memory?.buffer.byteLength ?? 0 }, transfer);
+      scope.postMessage({ type: 'result', wasmBytes: memory?.buffer.byteLength ?? 0, ...result }, transfer);
     }
   } catch (e) {
     // A trap (a panic, or running out of memory) can leave the Wasm instance inconsistent:

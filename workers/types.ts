@@ -1,5 +1,5 @@
 /**
- * Shapes shared by the pipeline stages (source → framer → pool → worker → results).
+ * Shapes shared by the page and the workers (source → framer → pool → decode workers → assembly).
  * Coordinates are degrees WGS84, distances metres, sizes and offsets bytes.
  */
 
@@ -43,39 +43,7 @@ export interface HeaderInfo {
   replication_timestamp: number | null;
 }
 
-/** A node that carries the query's tags and lies in the area. */
-export interface MatchedNode {
-  id: number;
-  lat: number;
-  lon: number;
-  tags: Tag[];
-}
-
-/** A way that carries the query's tags; placed later from its nodes' locations. */
-export interface WayCandidate {
-  id: number;
-  tags: Tag[];
-  refs: number[];
-  /** [lat, lon] when the file has LocationsOnWays, else null. */
-  position: [number, number] | null;
-}
-
-/** Locations (1e-7 degrees) of one blob's nodes in the area, ids ascending. */
-export interface AreaNodes {
-  ids: Float64Array;
-  lats: Int32Array;
-  lons: Int32Array;
-}
-
-/** What one OSMData blob gave. */
-export interface BlobResult {
-  counts: Counts;
-  nodes: MatchedNode[];
-  ways: WayCandidate[];
-  areaNodes: AreaNodes;
-}
-
-/** A match as the map and list show it. */
+/** A match as the map and list show it (degrees WGS84). */
 export interface Match {
   type: 'node' | 'way';
   id: number;
@@ -84,17 +52,19 @@ export interface Match {
   tags: Tag[];
 }
 
-/** Messages from the pool to a decode worker. */
-export type WorkerRequest =
-  /** `null` only counts elements (a full decode that keeps nothing). */
-  | { type: 'query'; query: Query | null }
-  | { type: 'blob'; job: number; kind: 'OSMHeader' | 'OSMData'; blob: ArrayBuffer };
-
-/** Messages from a decode worker to the pool. */
-export type WorkerReply =
-  | { type: 'ready' }
-  | { type: 'header'; job: number; header: HeaderInfo }
-  /** `wasmBytes`: the worker's Wasm linear memory size, which only grows. */
-  | { type: 'data'; job: number; result: BlobResult; wasmBytes: number }
-  /** `fatal`: the Wasm instance trapped and the worker is closing; the pool replaces it. */
-  | { type: 'error'; job: number | null; message: string; fatal?: boolean };
+/** Where a run is; sizes in bytes, times in milliseconds. */
+export interface Progress {
+  bytesRead: number;
+  /** NaN when a server without Range support sent no length. */
+  totalBytes: number;
+  /** HTTP only: requests under way, retries so far, and whether the server honours Range. */
+  requestsInFlight?: number;
+  retries?: number;
+  rangeSupported?: boolean;
+  blobsDecoded: number;
+  /** Nodes + ways + relations decoded so far. */
+  elements: number;
+  /** Blobs read a second time to place ways (see README "Query semantics"). */
+  blobsReread: number;
+  elapsedMs: number;
+}

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 // @ts-expect-error: a plain ES module shared with the benchmark
 import { startFaultServer } from '../fault-server.mjs';
 import { DATA_DIR, QUERIES, expectedAnswer, querySearch } from './data';
+import { listedIds } from './list';
 
 const status = (page: Page) => page.getByTestId('status');
 const count = (page: Page) => page.getByTestId('result-count');
@@ -23,10 +24,6 @@ test.afterAll(async () => server.close());
 /** The URL of `file` behind fault `mode`, with counters of its own. */
 const url = (mode: string, file: string) => `${server.origin}/${randomUUID()}/${mode}/${file}`;
 
-async function listedIds(page: Page): Promise<string[]> {
-  const items = page.getByTestId('result-item');
-  return (await items.evaluateAll((els) => els.map((el) => `${(el as HTMLElement).dataset.osmType} ${(el as HTMLElement).dataset.osmId}`))).sort();
-}
 
 /** Presses Copy link, checks the link holds `part`, and opens it in a new page. */
 async function openCopiedLink(page: Page, context: BrowserContext, part: string): Promise<Page> {

@@ -5,16 +5,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { DATA_DIR, QUERIES, SCREENSHOT_DIR, expectedAnswer, querySearch } from './data';
+import { listedIds } from './list';
 
 const status = (page: Page) => page.getByTestId('status');
 const count = (page: Page) => page.getByTestId('result-count');
 
-/** The ids in the result list, as "node 123" / "way 456", sorted. */
-async function listedIds(page: Page): Promise<string[]> {
-  const items = page.getByTestId('result-item');
-  const pairs = await items.evaluateAll((els) => els.map((el) => `${(el as HTMLElement).dataset.osmType} ${(el as HTMLElement).dataset.osmId}`));
-  return pairs.sort();
-}
 
 for (const q of QUERIES) {
   test(`${q.file}: ${q.q} ${q.bbox ? `in bbox ${q.bbox}` : `within ${q.radius} m of ${q.near}`}`, async ({ page }) => {

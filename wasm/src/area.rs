@@ -106,6 +106,14 @@ impl AreaTest {
         }
     }
 
+    /// Whether the area can hold a point of the bbox `[min_lat, min_lon, max_lat, max_lon]`
+    /// given in 1e-7 degrees (a conservative test on the area's bounds; an inverted bbox is empty).
+    pub fn meets_bbox_e7(&self, [min_lat, min_lon, max_lat, max_lon]: [i32; 4]) -> bool {
+        let [a_min_lat, a_max_lat, a_min_lon, a_max_lon] = self.bounds;
+        let d = |v: i32| v as f64 * 1e-7;
+        min_lat <= max_lat && d(max_lat) >= a_min_lat && d(min_lat) <= a_max_lat && d(max_lon) >= a_min_lon && d(min_lon) <= a_max_lon
+    }
+
     /// Whether every point is inside (no test needed).
     pub fn is_everywhere(&self) -> bool {
         matches!(self.area, Area::Everywhere)

@@ -1,14 +1,16 @@
-//! The JavaScript face of the decoder (wasm-bindgen): one call per blob, so a Web Worker can
-//! decode the frames the main thread hands it. Results cross as typed arrays and one small
-//! JSON string of matches; every error becomes a JS `Error` with the decoder's message.
+//! The JavaScript face of the decoder (wasm-bindgen). A decode worker holds a [`BlobScanner`]
+//! and turns each Blob into a compact binary scan (postcard); the query worker holds a
+//! [`QueryAssembler`] that merges those scans and answers the page: map changes, list rows,
+//! single matches and the export. Every error becomes a JS `Error` with the decoder's message.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::assemble::{point_feature, Assembler, ElementType, SecondRead};
 use crate::blob::blob_data;
+use crate::frame::decode_blob_header;
 use crate::header::decode_header;
 use crate::query::{PreparedQuery, Query};
-use crate::scan::{scan_block, BlockScan, MatchedNode, WayCandidate};
+use crate::scan::{locate_nodes, scan_block, BlockScan};
 
 /// Decodes an `OSMHeader` frame's Blob and returns its HeaderInfo as JSON:
 /// `{"bbox":[minlon,minlat,maxlon,maxlat]|null,"required_features":[…],…}` (degrees WGS84).
@@ -20,7 +22,17 @@ pub fn read_header(blob: &[u8]) -> Result<String, JsError> {
     Ok(serde_json::to_string(&info)?)
 }
 
-/// A query bound once per worker, then applied to each `OSMData` blob.
+/// Decodes an encoded `BlobHeader` (spec "File format") and returns
+/// `{"type": string, "datasize": bytes}` as JSON. `offset` (bytes) is for messages only.
+///
+/// Throws for a corrupt BlobHeader or a `datasize` over the spec's 32 MiB cap.
+#[wasm_bindgen(js_name = readBlobHeader)]
+pub fn read_blob_header(bytes: &[u8], offset: f64) -> Result<String, JsError> {
+    let header = decode_blob_header(bytes, offset as u64)?;
+    Ok(serde_json::json!({ "type": header.r#type, "datasize": header.datasize }).to_string())
+}
+
+/// A query bound once per decode worker, then applied to each `OSMData` blob.
 #[wasm_bindgen]
 pub struct BlobScanner {
     query: PreparedQuery,
@@ -39,56 +51,142 @@ impl BlobScanner {
         Ok(BlobScanner { query })
     }
 
-    /// Inflates and scans one `OSMData` Blob (its bytes as framed in the file).
+    /// Whether scans report the locations of the nodes in the area (on by default).
+    #[wasm_bindgen(js_name = setAreaNodes)]
+    pub fn set_area_nodes(&mut self, on: bool) {
+        self.query.area_nodes = on && self.query.collect;
+    }
+
+    /// Inflates and scans one `OSMData` Blob (its bytes as framed in the file) and returns the
+    /// scan encoded for [`QueryAssembler::add_block`].
     ///
     /// Throws for a corrupt or unsupported Blob or PrimitiveBlock (see `DecodeError`).
-    pub fn scan(&self, blob: &[u8]) -> Result<BlobResult, JsError> {
-        Ok(BlobResult { scan: scan_block(blob_data(blob)?, &self.query)? })
+    pub fn scan(&self, blob: &[u8]) -> Result<Vec<u8>, JsError> {
+        let scan = scan_block(blob_data(blob)?, &self.query)?;
+        Ok(postcard::to_allocvec(&scan)?)
+    }
+
+    /// The locations of the nodes of a Blob whose ids are in `wanted` (ascending, exact up to
+    /// 2^53), encoded for [`QueryAssembler::add_locations`]. Throws as [`BlobScanner::scan`].
+    pub fn locate(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
+        let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
+        let found = locate_nodes(blob_data(blob)?, &wanted)?;
+        Ok(postcard::to_allocvec(&found)?)
     }
 }
 
-/// What one blob gave. The caller must `free()` it after reading.
+/// The answer of one query, assembled in the query worker from the decode workers' scans.
 #[wasm_bindgen]
-pub struct BlobResult {
-    scan: BlockScan,
+pub struct QueryAssembler {
+    inner: Assembler,
+    plan: Option<SecondRead>,
 }
 
-#[derive(Serialize)]
-struct MatchesJson<'a> {
-    nodes: &'a [MatchedNode],
-    ways: &'a [WayCandidate],
+fn element_type(name: &str) -> Result<ElementType, JsError> {
+    match name {
+        "node" => Ok(ElementType::Node),
+        "way" => Ok(ElementType::Way),
+        _ => Err(JsError::new(&format!("unknown element type {name:?}"))),
+    }
 }
 
 #[wasm_bindgen]
-impl BlobResult {
-    /// `[nodes, ways, relations, tags, way_refs, relation_members]` of the block.
+impl QueryAssembler {
+    /// `query_json` as for [`BlobScanner::new`] (not `null`); `budget`: node locations kept
+    /// before the second read takes over (0 for the default). Throws for an invalid query.
+    #[wasm_bindgen(constructor)]
+    pub fn new(query_json: &str, budget: u32) -> Result<QueryAssembler, JsError> {
+        let query = Query::from_json(query_json)?.prepare()?;
+        let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
+        Ok(QueryAssembler { inner: Assembler::new(query.area, budget), plan: None })
+    }
+
+    /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes). Returns whether
+    /// the area's node locations overflowed the budget (scans may then leave them out).
+    #[wasm_bindgen(js_name = addBlock)]
+    pub fn add_block(&mut self, index: u32, offset: f64, size: f64, scan: &[u8]) -> Result<bool, JsError> {
+        let scan: BlockScan = postcard::from_bytes(scan)?;
+        self.inner.add_block(index, offset as u64, size as u64, scan);
+        Ok(self.inner.overflowed())
+    }
+
+    /// `[nodes, ways, relations, tags, way_refs, relation_members]` decoded so far.
     pub fn counts(&self) -> Vec<f64> {
-        let c = &self.scan.counts;
+        let c = &self.inner.counts;
         [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members].map(|n| n as f64).to_vec()
     }
 
-    /// `{"nodes":[{"id","lat","lon","tags":[[k,v]…]}…],"ways":[{"id","tags","refs":[…],"position":[lat,lon]|null}…]}`.
-    #[wasm_bindgen(js_name = matchesJson)]
-    pub fn matches_json(&self) -> String {
-        let m = MatchesJson { nodes: &self.scan.nodes, ways: &self.scan.ways };
-        serde_json::to_string(&m).unwrap_or_else(|_| r#"{"nodes":[],"ways":[]}"#.into())
+    /// Plans the targeted second read; returns its blobs as a flat array of
+    /// `[index, offset, size, from, to]` per blob (`from..to` is the blob's slice of
+    /// [`QueryAssembler::wanted`]), empty when nothing is missing.
+    #[wasm_bindgen(js_name = planSecondRead)]
+    pub fn plan_second_read(&mut self) -> Vec<f64> {
+        self.plan = self.inner.second_read();
+        let Some(plan) = &self.plan else { return Vec::new() };
+        let mut out = Vec::with_capacity(plan.blobs.len() * 5);
+        for b in &plan.blobs {
+            let from = plan.wanted.partition_point(|&id| id < b.summary.min_node_id);
+            let to = plan.wanted.partition_point(|&id| id <= b.summary.max_node_id);
+            out.extend([b.index as f64, b.offset as f64, b.size as f64, from as f64, to as f64]);
+        }
+        out
     }
 
-    /// Ids of the block's nodes in the area, ascending (exact up to 2^53).
-    #[wasm_bindgen(js_name = areaNodeIds)]
-    pub fn area_node_ids(&self) -> Vec<f64> {
-        self.scan.area_nodes.ids.iter().map(|&id| id as f64).collect()
+    /// The node ids the second read looks for, ascending.
+    pub fn wanted(&self) -> Vec<f64> {
+        self.plan.as_ref().map(|p| p.wanted.iter().map(|&id| id as f64).collect()).unwrap_or_default()
     }
 
-    /// Latitudes of those nodes in 1e-7 degrees.
-    #[wasm_bindgen(js_name = areaNodeLats)]
-    pub fn area_node_lats(&self) -> Vec<i32> {
-        self.scan.area_nodes.lats_e7.clone()
+    /// Adds what [`BlobScanner::locate`] found in blob `index`.
+    #[wasm_bindgen(js_name = addLocations)]
+    pub fn add_locations(&mut self, index: u32, found: &[u8]) -> Result<(), JsError> {
+        let found: Vec<(i64, i32, i32)> = postcard::from_bytes(found)?;
+        self.inner.add_locations(index, &found);
+        Ok(())
     }
 
-    /// Longitudes of those nodes in 1e-7 degrees.
-    #[wasm_bindgen(js_name = areaNodeLons)]
-    pub fn area_node_lons(&self) -> Vec<i32> {
-        self.scan.area_nodes.lons_e7.clone()
+    /// Places every way once all blobs are in (see `Assembler::finish`).
+    pub fn finish(&mut self) {
+        self.plan = None;
+        self.inner.finish();
+    }
+
+    /// The number of matches.
+    pub fn count(&self) -> u32 {
+        self.inner.len() as u32
+    }
+
+    /// The map's changes since the last call, at most `max` added features:
+    /// `{"remove":[feature ids],"add":[GeoJSON Features]}`.
+    #[wasm_bindgen(js_name = drainChanges)]
+    pub fn drain_changes(&mut self, max: u32) -> String {
+        self.inner.drain_changes(max as usize)
+    }
+
+    /// How many map changes wait to be drained.
+    #[wasm_bindgen(js_name = pendingChanges)]
+    pub fn pending_changes(&self) -> u32 {
+        self.inner.pending_changes() as u32
+    }
+
+    /// Matches `start .. start + count` of the list (label, then type and id) as a JSON array
+    /// of `{"type","id","lat","lon","tags":[[k,v]…]}` (degrees WGS84).
+    pub fn rows(&mut self, start: u32, count: u32) -> String {
+        serde_json::to_string(&self.inner.rows(start as usize, count as usize)).unwrap_or_else(|_| "[]".into())
+    }
+
+    /// One match as in [`QueryAssembler::rows`], or `undefined` when it is not one.
+    /// Throws for a `type` other than `node` or `way`.
+    pub fn get(&self, r#type: &str, id: f64) -> Result<Option<String>, JsError> {
+        let m = self.inner.get(element_type(r#type)?, id as i64);
+        Ok(m.and_then(|m| serde_json::to_string(&m).ok()))
+    }
+
+    /// Matches `start .. start + count` of the list as GeoJSON Features (RFC 7946) with the
+    /// tags, `osm_type` and `osm_id` as properties, joined by commas: a piece of the export.
+    #[wasm_bindgen(js_name = exportFeatures)]
+    pub fn export_features(&mut self, start: u32, count: u32) -> String {
+        let rows = self.inner.rows(start as usize, count as usize);
+        rows.iter().map(|m| point_feature(m, true)).collect::<Vec<_>>().join(",")
     }
 }

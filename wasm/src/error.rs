@@ -45,7 +45,7 @@ impl fmt::Display for DecodeError {
             ),
             BlobTooLarge { offset, datasize } => write!(
                 f,
-                "Blob at byte {offset} claims {datasize} bytes; the PBF spec caps a Blob at 32 MiB (corrupt file)"
+                "Blob datasize {datasize} exceeds the spec's 32 MiB cap (frame at byte {offset})"
             ),
             Truncated { offset, needed, available } => write!(
                 f,

@@ -20,6 +20,20 @@ pub struct Frame<'a> {
     pub kind: &'a str,
     /// The encoded `Blob` message.
     pub blob: &'a [u8],
+    /// Byte offset just past the frame.
+    pub end: u64,
+}
+
+/// The frame starting at byte `offset` of `file`: its BlobHeader `type` and Blob bytes.
+///
+/// Errors: as [`frames`].
+pub fn frame_at(file: &[u8], offset: u64) -> Result<(&str, &[u8]), DecodeError> {
+    if offset >= file.len() as u64 {
+        return Err(DecodeError::Truncated { offset, needed: 4, available: 0 });
+    }
+    let mut frames = Frames { file, pos: offset as usize, failed: false };
+    let frame = frames.next_frame()?;
+    Ok((frame.kind, frame.blob))
 }
 
 /// Decodes a `BlobHeader` and checks its `datasize` against the 32 MiB cap.
@@ -77,7 +91,7 @@ impl<'a> Frames<'a> {
             "OSMData" => "OSMData",
             _ => "unknown",
         };
-        Ok(Frame { offset, kind, blob })
+        Ok(Frame { offset, kind, blob, end: self.pos as u64 })
     }
 }
 

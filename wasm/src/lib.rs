@@ -3,10 +3,12 @@
 //!
 //! Data flow: [`frame`] finds BlobHeader/Blob frames, [`blob`] inflates a Blob, [`header`]
 //! checks the OSMHeader, [`scan`] decodes a PrimitiveBlock and picks what a query needs, and
-//! [`resolve`] merges blocks into matches. [`bindings`] exposes the per-blob steps to
-//! JavaScript; nothing else here knows about the browser.
+//! [`assemble`] merges blocks into matches. [`bindings`] exposes these steps to JavaScript
+//! (a decode worker scans blobs, the query worker assembles); nothing else here knows about
+//! the browser.
 
 pub mod area;
+pub mod assemble;
 pub mod bindings;
 pub mod blob;
 pub mod encode;
@@ -15,7 +17,6 @@ pub mod fixtures;
 pub mod frame;
 pub mod header;
 pub mod query;
-pub mod resolve;
 pub mod scan;
 pub mod varint;
 
@@ -30,7 +31,8 @@ pub use error::DecodeError;
 pub struct FileScan {
     pub header: header::HeaderInfo,
     pub counts: scan::Counts,
-    pub matches: Vec<resolve::Match>,
+    /// In the list's order: label, then type and id.
+    pub matches: Vec<assemble::Match>,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -43,18 +45,38 @@ pub fn scan_file(file: &[u8], query: &query::Query) -> Result<FileScan, DecodeEr
 
 /// [`scan_file`] for a prepared query, e.g. [`query::PreparedQuery::count_only`].
 pub fn scan_file_prepared(file: &[u8], prepared: &query::PreparedQuery) -> Result<FileScan, DecodeError> {
+    scan_file_with_budget(file, prepared, assemble::DEFAULT_LOCATION_BUDGET)
+}
+
+/// [`scan_file_prepared`] keeping at most `budget` node locations during the first read (the
+/// rest come from a targeted second read, as in the browser).
+pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budget: usize) -> Result<FileScan, DecodeError> {
     let mut header = None;
-    let mut resolver = resolve::Resolver::default();
-    for frame in frame::frames(file) {
+    let mut assembler = assemble::Assembler::new(prepared.area.clone(), budget);
+    let mut query = prepared.clone();
+    for (index, frame) in frame::frames(file).enumerate() {
         let frame = frame?;
         match (frame.kind, &header) {
             ("OSMHeader", None) => header = Some(header::decode_header(&blob::blob_data(frame.blob)?)?),
             (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
-            ("OSMData", Some(_)) => resolver.add(scan::scan_block(blob::blob_data(frame.blob)?, prepared)?),
+            ("OSMData", Some(_)) => {
+                let scan = scan::scan_block(blob::blob_data(frame.blob)?, &query)?;
+                let size = frame.end - frame.offset;
+                assembler.add_block(index as u32, frame.offset, size, scan);
+                query.area_nodes = !assembler.overflowed();
+            }
             _ => {}
         }
     }
     let header = header.ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
-    let counts = resolver.counts;
-    Ok(FileScan { header, counts, matches: resolver.finish() })
+    if let Some(plan) = assembler.second_read() {
+        for entry in plan.blobs {
+            let (_, blob) = frame::frame_at(file, entry.offset)?;
+            let found = scan::locate_nodes(blob::blob_data(blob)?, &plan.wanted)?;
+            assembler.add_locations(entry.index, &found);
+        }
+    }
+    assembler.finish();
+    let counts = assembler.counts;
+    Ok(FileScan { header, counts, matches: assembler.all() })
 }

@@ -61,7 +61,7 @@ impl Query {
         if let Some(t) = self.tags.iter().find(|t| t.key.is_empty()) {
             return Err(DecodeError::Query(format!("tag with value {:?} has no key", t.value)));
         }
-        Ok(PreparedQuery { tags: self.tags.clone(), area: self.area.prepare()?, collect: true })
+        Ok(PreparedQuery { tags: self.tags.clone(), area: self.area.prepare()?, collect: true, area_nodes: true })
     }
 }
 
@@ -72,13 +72,16 @@ pub struct PreparedQuery {
     pub area: AreaTest,
     /// False for a plain count: no matches, no node locations.
     pub collect: bool,
+    /// Whether to report the locations of the nodes in the area ([`crate::scan::AreaNodes`]);
+    /// the assembler turns this off once it has more of them than it keeps.
+    pub area_nodes: bool,
 }
 
 impl PreparedQuery {
     /// A query that only counts elements and tags (a full decode, nothing kept).
     pub fn count_only() -> PreparedQuery {
         let area = Area::Everywhere.prepare().expect("the whole world is a valid area");
-        PreparedQuery { tags: Vec::new(), area, collect: false }
+        PreparedQuery { tags: Vec::new(), area, collect: false, area_nodes: false }
     }
 }
 

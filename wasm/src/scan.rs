@@ -5,7 +5,7 @@
 
 use prost::bytes::Bytes;
 use prost::Message;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::DecodeError;
 use crate::proto;
@@ -13,7 +13,7 @@ use crate::query::{BlockTags, PreparedQuery};
 use crate::varint::{self, packed, Varints};
 
 /// Element totals of a block (or, summed, of a file).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     pub nodes: u64,
     pub ways: u64,
@@ -42,7 +42,7 @@ impl Counts {
 pub type Tag = (String, String);
 
 /// A node that carries the query's tags and lies in its area. `lat`/`lon` in degrees WGS84.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchedNode {
     pub id: i64,
     pub lat: f64,
@@ -52,7 +52,7 @@ pub struct MatchedNode {
 
 /// A way that carries the query's tags. Whether it matches depends on node locations that
 /// may sit in other blocks, so it is resolved once all blocks are in.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WayCandidate {
     pub id: i64,
     pub tags: Vec<Tag>,
@@ -64,17 +64,54 @@ pub struct WayCandidate {
 
 /// Locations of the block's nodes that lie in the area, sorted by id. Coordinates are
 /// 1e-7 degrees (OSM's own precision) so a node costs 16 bytes.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AreaNodes {
     pub ids: Vec<i64>,
     pub lats_e7: Vec<i32>,
     pub lons_e7: Vec<i32>,
 }
 
+/// What a block holds, whatever the query: the facts a later, targeted read needs to know
+/// whether this block can hold a node (its id range and bbox).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockSummary {
+    /// Smallest and largest node id in the block (`i64::MAX`, `i64::MIN` when it has no node).
+    pub min_node_id: i64,
+    pub max_node_id: i64,
+    /// Bbox of its nodes in 1e-7 degrees: `[min_lat, min_lon, max_lat, max_lon]`
+    /// (inverted, min > max, when it has no node).
+    pub bbox_e7: [i32; 4],
+}
+
+impl Default for BlockSummary {
+    fn default() -> Self {
+        BlockSummary { min_node_id: i64::MAX, max_node_id: i64::MIN, bbox_e7: [i32::MAX, i32::MAX, i32::MIN, i32::MIN] }
+    }
+}
+
+impl BlockSummary {
+    #[inline]
+    pub(crate) fn add_node(&mut self, id: i64, lat_e7: i32, lon_e7: i32) {
+        self.min_node_id = self.min_node_id.min(id);
+        self.max_node_id = self.max_node_id.max(id);
+        let b = &mut self.bbox_e7;
+        b[0] = b[0].min(lat_e7);
+        b[1] = b[1].min(lon_e7);
+        b[2] = b[2].max(lat_e7);
+        b[3] = b[3].max(lon_e7);
+    }
+
+    /// Whether the block holds any node.
+    pub fn has_nodes(&self) -> bool {
+        self.min_node_id <= self.max_node_id
+    }
+}
+
 /// Everything a query takes from one block.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BlockScan {
     pub counts: Counts,
+    pub summary: BlockSummary,
     pub nodes: Vec<MatchedNode>,
     pub ways: Vec<WayCandidate>,
     pub area_nodes: AreaNodes,
@@ -115,6 +152,55 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
     }
     scanner.out.area_nodes.sort_by_id();
     Ok(scanner.out)
+}
+
+/// The locations of the nodes of a block whose ids are in `wanted` (sorted ascending): the
+/// targeted second read that places ways whose nodes were not kept during the first.
+/// Tags are not read. Returns `(id, lat_e7, lon_e7)` in block order (1e-7 degrees).
+///
+/// Errors: as [`scan_block`].
+pub fn locate_nodes(data: Bytes, wanted: &[i64]) -> Result<Vec<(i64, i32, i32)>, DecodeError> {
+    let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
+    let coords = Coords {
+        granularity: block.granularity.unwrap_or(100) as i64,
+        lat_offset: block.lat_offset.unwrap_or(0),
+        lon_offset: block.lon_offset.unwrap_or(0),
+    };
+    let mut found = Vec::new();
+    let mut keep = |id: i64, lat: i64, lon: i64| -> Result<(), DecodeError> {
+        if wanted.binary_search(&id).is_ok() {
+            let (y, x) = coords.nano(lat, lon)?;
+            found.push((id, to_e7(y), to_e7(x)));
+        }
+        Ok(())
+    };
+    for group in &block.primitivegroup {
+        if let Some(dense) = &group.dense {
+            let mut ids = Varints::new(packed(&dense.id), "DenseNodes id");
+            let mut lats = Varints::new(packed(&dense.lat), "DenseNodes lat");
+            let mut lons = Varints::new(packed(&dense.lon), "DenseNodes lon");
+            let (mut id, mut lat, mut lon) = (0i64, 0i64, 0i64);
+            while !ids.is_empty() {
+                if lats.is_empty() || lons.is_empty() {
+                    return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
+                }
+                ids.next_delta(&mut id)?;
+                lats.next_delta(&mut lat)?;
+                lons.next_delta(&mut lon)?;
+                keep(id, lat, lon)?;
+            }
+        }
+        for node in &group.nodes {
+            keep(node.id, node.lat, node.lon)?;
+        }
+    }
+    Ok(found)
+}
+
+/// Nanodegrees to 1e-7 degrees (OSM's own precision), rounded, saturating at the i32 range.
+#[inline]
+fn to_e7(nano: i64) -> i32 {
+    (nano as f64 / 100.0).round() as i32
 }
 
 /// A block's coordinate transform: degrees = 1e-9 × (offset + granularity × stored value).
@@ -179,14 +265,18 @@ impl BlockScanner<'_> {
         (lat_nano, lon_nano): (i64, i64),
         pairs: impl Fn() -> I,
     ) {
+        let (lat_e7, lon_e7) = (to_e7(lat_nano), to_e7(lon_nano));
+        self.out.summary.add_node(id, lat_e7, lon_e7);
         let (lat, lon) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
         if !self.query.collect || !self.query.area.contains(lat, lon) {
             return;
         }
-        let area = &mut self.out.area_nodes;
-        area.ids.push(id);
-        area.lats_e7.push((lat_nano as f64 / 100.0).round() as i32);
-        area.lons_e7.push((lon_nano as f64 / 100.0).round() as i32);
+        if self.query.area_nodes {
+            let area = &mut self.out.area_nodes;
+            area.ids.push(id);
+            area.lats_e7.push(lat_e7);
+            area.lons_e7.push(lon_e7);
+        }
         if self.tags.matches(&pairs) {
             let tags = self.tag_list(pairs());
             self.out.nodes.push(MatchedNode { id, lat, lon, tags });

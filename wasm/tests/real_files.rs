@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use pbf_explorer::area::Area;
 use pbf_explorer::query::{PreparedQuery, Query};
-use pbf_explorer::resolve::ElementType;
-use pbf_explorer::{scan_file, scan_file_prepared};
+use pbf_explorer::assemble::ElementType;
+use pbf_explorer::{scan_file, scan_file_prepared, scan_file_with_budget};
 use serde_json::Value;
 
 fn data_dir() -> PathBuf {
@@ -68,7 +68,11 @@ fn listed_queries_give_the_listed_ids() {
         let query = Query::from_tags(q["q"].as_str().unwrap(), area).unwrap();
         let file = std::fs::read(data_dir().join(q["file"].as_str().unwrap())).unwrap();
         let matches = scan_file(&file, &query).unwrap().matches;
-        let of = |t: ElementType| matches.iter().filter(|m| m.element == t).map(|m| m.id).collect::<Vec<_>>();
+        let of = |t: ElementType| {
+            let mut ids: Vec<i64> = matches.iter().filter(|m| m.element == t).map(|m| m.id).collect();
+            ids.sort();
+            ids
+        };
         let label = format!("{} {}", q["file"], q["q"]);
         match q["expected"].as_str() {
             Some(name) => {
@@ -80,4 +84,43 @@ fn listed_queries_give_the_listed_ids() {
             None => assert_eq!(matches.len() as u64, q["count"].as_u64().unwrap(), "{label}: count"),
         }
     }
+}
+
+/// Node and way ids of a query's answer, each sorted.
+fn answer_ids(file: &[u8], query: &Query, budget: usize) -> (Vec<i64>, Vec<i64>) {
+    let matches = scan_file_with_budget(file, &query.prepare().unwrap(), budget).unwrap().matches;
+    let of = |t: ElementType| {
+        let mut ids: Vec<i64> = matches.iter().filter(|m| m.element == t).map(|m| m.id).collect();
+        ids.sort();
+        ids
+    };
+    (of(ElementType::Node), of(ElementType::Way))
+}
+
+/// Whole-file answers (`expected/with-relations/*-all.json`), with every node location kept and
+/// with a budget so small that the ways are placed by the targeted second read.
+#[test]
+fn whole_file_answers_match_with_and_without_the_second_read() {
+    let file = std::fs::read(data_dir().join("malta.osm.pbf")).unwrap();
+    for (tags, expected) in [("amenity=cafe", "malta.cafe-all.json"), ("building", "malta.building-all.json")] {
+        let want = read_json(data_dir().join("expected/with-relations").join(expected));
+        let query = Query::from_tags(tags, Area::Everywhere).unwrap();
+        for budget in [usize::MAX, 1000] {
+            let (nodes, ways) = answer_ids(&file, &query, budget);
+            assert_eq!(nodes, ids(&want["nodes"]), "{tags} budget {budget}: node ids");
+            assert_eq!(ways, ids(&want["ways"]), "{tags} budget {budget}: way ids");
+        }
+    }
+}
+
+/// The listed area queries give the same answer and the same way positions when the second
+/// read has to place the ways.
+#[test]
+fn the_second_read_places_ways_where_the_first_would() {
+    let file = std::fs::read(data_dir().join("malta.osm.pbf")).unwrap();
+    let query = Query::from_tags("amenity=restaurant", Area::Bbox { min_lon: 14.50, min_lat: 35.88, max_lon: 14.53, max_lat: 35.91 }).unwrap();
+    let kept = scan_file_with_budget(&file, &query.prepare().unwrap(), usize::MAX).unwrap().matches;
+    let reread = scan_file_with_budget(&file, &query.prepare().unwrap(), 100).unwrap().matches;
+    assert_eq!(kept.len(), 159);
+    assert_eq!(kept, reread);
 }

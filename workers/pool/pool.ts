@@ -1,18 +1,21 @@
 /**
- * A pool of decode workers (one per core). Blobs queue here and go, transferred, to the
- * least-loaded worker; each worker holds up to {@link PER_WORKER} blobs so it never idles
+ * A pool of decode workers (one per core), owned by the query worker. Blobs queue here and go,
+ * transferred, to the least-loaded worker; each worker holds up to {@link PER_WORKER} blobs so it never idles
  * while its reply crosses the main thread. Queued bytes and blobs are bounded so a fast
  * reader waits for slow decoders (backpressure); a cancel drops every queued blob and
  * ignores late replies. A worker that dies is replaced.
  */
-import type { Frame } from './framer';
-import type { BlobResult, HeaderInfo, Query, WorkerReply, WorkerRequest } from './types';
+import type { Frame } from '../framer/framer';
+import type { Query } from '../types';
+import type { DecodeCalls, DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './messages';
 
 interface Job {
   id: number;
+  /** The frame it decodes, for error messages. */
   frame: Frame;
+  request: DecodeRequest;
   bytes: number;
-  resolve: (reply: HeaderInfo | BlobResult) => void;
+  resolve: (result: DecodeResult) => void;
   reject: (error: Error) => void;
   /** Set once the caller was answered (cancel, crash): its reply, if any, is dropped. */
   settled: boolean;
@@ -26,7 +29,7 @@ interface Slot {
   wasmBytes: number;
 }
 
-/** Thrown to waiters when {@link WorkerPool.cancel} drops their work. */
+/** Thrown to waiters when {@link DecodePool.cancel} drops their work. */
 export class CancelledError extends Error {
   constructor() {
     super('cancelled');
@@ -37,9 +40,9 @@ export class CancelledError extends Error {
 /** Blobs sent ahead to each worker: one decoding, one waiting in its inbox. */
 const PER_WORKER = 2;
 
-const defaultWorker = () => new Worker(new URL('./decode-worker.ts', import.meta.url), { type: 'module' });
+const defaultWorker = () => new Worker(new URL('../decode-worker.ts', import.meta.url), { type: 'module', name: 'decode-worker' });
 
-export class WorkerPool {
+export class DecodePool {
   private slots: Slot[] = [];
   private queue: Job[] = [];
   private nextJob = 1;
@@ -47,6 +50,7 @@ export class WorkerPool {
   private inFlightJobs = 0;
   private waiters: (() => void)[] = [];
   private query: Query | null | undefined = undefined;
+  private areaNodes = true;
   private readyCount = 0;
   private readyWaiters: (() => void)[] = [];
 
@@ -67,12 +71,13 @@ export class WorkerPool {
 
   private spawn(): Slot {
     const slot: Slot = { worker: this.createWorker(), jobs: [], wasmBytes: 0 };
-    slot.worker.onmessage = (e: MessageEvent<WorkerReply>) => this.onReply(slot, e.data);
+    slot.worker.onmessage = (e: MessageEvent<FromDecodeWorker>) => this.onReply(slot, e.data);
     slot.worker.onerror = (e) => {
       e.preventDefault();
       this.replace(slot, `a decode worker crashed: ${e.message || 'unknown error'}`);
     };
     if (this.query !== undefined) this.post(slot, { type: 'query', query: this.query });
+    if (!this.areaNodes) this.post(slot, { type: 'area-nodes', on: false });
     return slot;
   }
 
@@ -84,11 +89,11 @@ export class WorkerPool {
     this.dispatch();
   }
 
-  private post(slot: Slot, msg: WorkerRequest, transfer: Transferable[] = []): void {
+  private post(slot: Slot, msg: ToDecodeWorker, transfer: Transferable[] = []): void {
     slot.worker.postMessage(msg, transfer);
   }
 
-  private onReply(slot: Slot, reply: WorkerReply): void {
+  private onReply(slot: Slot, reply: FromDecodeWorker): void {
     if (reply.type === 'ready') {
       this.readyCount++;
       if (this.readyCount >= this.size) this.readyWaiters.splice(0).forEach((w) => w());
@@ -99,7 +104,7 @@ export class WorkerPool {
       if (reply.type === 'error') this.rejectAll(new Error(reply.message));
       return;
     }
-    if (reply.type === 'data') slot.wasmBytes = reply.wasmBytes;
+    if (reply.type === 'result') slot.wasmBytes = reply.wasmBytes;
     if (reply.type === 'error' && reply.fatal) {
       this.replace(slot, reply.message); // fails this blob and the ones queued behind it
       return;
@@ -109,7 +114,7 @@ export class WorkerPool {
       if (reply.type === 'error') {
         this.fail(job, new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${reply.message}`));
       } else {
-        this.finish(job, () => job.resolve(reply.type === 'header' ? reply.header : reply.result));
+        this.finish(job, () => job.resolve(reply));
       }
     }
     this.dispatch();
@@ -141,8 +146,7 @@ export class WorkerPool {
       if (slot.jobs.length >= PER_WORKER) return;
       const job = this.queue.shift()!;
       slot.jobs.push(job);
-      const kind = job.frame.type === 'OSMHeader' ? 'OSMHeader' : 'OSMData';
-      this.post(slot, { type: 'blob', job: job.id, kind, blob: job.frame.blob }, [job.frame.blob]);
+      this.post(slot, { type: 'call', ...job.request }, [job.request.blob]);
     }
   }
 
@@ -160,20 +164,47 @@ export class WorkerPool {
   /** Sets the query every worker applies to the blobs that follow (`null`: count only). */
   setQuery(query: Query | null): void {
     this.query = query;
+    this.areaNodes = true;
     for (const slot of this.slots) this.post(slot, { type: 'query', query });
   }
 
+  /** Whether scans report the locations of the nodes in the area (the assembler's budget). */
+  setAreaNodes(on: boolean): void {
+    if (on === this.areaNodes) return;
+    this.areaNodes = on;
+    for (const slot of this.slots) this.post(slot, { type: 'area-nodes', on });
+  }
+
+  /** Decodes an `OSMHeader` frame. Rejects as {@link DecodePool.scan}. */
+  header(frame: Frame): Promise<DecodeCalls['header']['result']> {
+    return this.call(frame, { call: 'header', job: this.nextJob++, blob: frame.blob }, (r) => (r.call === 'header' ? r.result : null));
+  }
+
   /**
-   * Decodes one frame in a worker: an `OSMHeader` resolves to its {@link HeaderInfo}, an
-   * `OSMData` to its {@link BlobResult}. The frame's buffer is transferred (unusable after).
-   * Rejects with an Error naming the blob index and byte offset, or {@link CancelledError}.
+   * Scans an `OSMData` frame with the query set by {@link setQuery}; the frame's buffer is
+   * transferred (unusable after). Rejects with an Error naming the blob index and byte offset,
+   * or {@link CancelledError}.
    */
-  decode(frame: Frame): Promise<HeaderInfo | BlobResult> {
+  scan(frame: Frame): Promise<DecodeCalls['scan']['result']> {
+    return this.call(frame, { call: 'scan', job: this.nextJob++, blob: frame.blob }, (r) => (r.call === 'scan' ? r.result : null));
+  }
+
+  /** Finds the nodes `wanted` (ascending ids) in an `OSMData` frame. Rejects as {@link DecodePool.scan}. */
+  locate(frame: Frame, wanted: Float64Array): Promise<DecodeCalls['locate']['result']> {
+    return this.call(frame, { call: 'locate', job: this.nextJob++, blob: frame.blob, wanted }, (r) => (r.call === 'locate' ? r.result : null));
+  }
+
+  private call<T>(frame: Frame, request: DecodeRequest, pick: (r: DecodeResult) => T | null): Promise<T> {
     return new Promise((resolve, reject) => {
       const bytes = frame.blob.byteLength;
       this.inFlightBytes += bytes;
       this.inFlightJobs++;
-      this.queue.push({ id: this.nextJob++, frame, bytes, resolve, reject, settled: false });
+      const onResult = (r: DecodeResult) => {
+        const value = pick(r);
+        if (value === null) reject(new Error(`a decode worker answered ${r.call} to a ${request.call} call`));
+        else resolve(value);
+      };
+      this.queue.push({ id: request.job, frame, request, bytes, resolve: onResult, reject, settled: false });
       this.dispatch();
     });
   }

@@ -2,16 +2,16 @@
  * Finds the frames of a PBF file as its bytes arrive (spec "File format"): a 4-byte
  * big-endian BlobHeader length, the BlobHeader, then `datasize` bytes of Blob. Reads the
  * {@link Source} in chunks with a few reads in flight, and never holds more than the frame
- * being cut plus those chunks.
+ * being cut plus those chunks. Runs in the query worker, which has loaded the Wasm decoder:
+ * BlobHeaders are decoded by the same Rust code as everywhere else (`readBlobHeader`).
  */
-import { decodeBlobHeader } from './blob-header';
+import { readBlobHeader } from '../../wasm/pkg/pbf_explorer.js';
+import { release } from './release';
 import { describeNonPbf } from './sniff';
-import type { Source } from './source';
+import type { Source } from '../source/source';
 
-/** The spec's hard cap on a BlobHeader, in bytes. */
+/** The spec's hard cap on a BlobHeader, in bytes (the Blob's 32 MiB cap is checked in Rust). */
 export const MAX_BLOB_HEADER_SIZE = 64 * 1024;
-/** The spec's hard cap on a Blob, in bytes. */
-export const MAX_BLOB_SIZE = 32 * 1024 * 1024;
 
 /** One frame: a Blob cut out of the file, in its own transferable buffer. */
 export interface Frame {
@@ -19,6 +19,8 @@ export interface Frame {
   index: number;
   /** Byte offset of the frame's length prefix in the file. */
   offset: number;
+  /** Length of the whole frame in bytes (prefix, BlobHeader and Blob). */
+  size: number;
   /** `BlobHeader.type`: `OSMHeader`, `OSMData`, or an unknown type (skipped downstream). */
   type: string;
   /** The encoded Blob message. */
@@ -40,15 +42,6 @@ export interface FramerOptions {
   signal?: AbortSignal;
   /** Called with the total bytes read so far after each chunk arrives. */
   onRead?: (bytesRead: number) => void;
-}
-
-/**
- * Frees a buffer's memory now rather than at the next garbage collection, by detaching it
- * (`ArrayBuffer.prototype.transfer`, ES2024). Reading a file makes one buffer per chunk, and
- * without this the heap grows with the file until V8 gets round to collecting them.
- */
-export function release(buffer: ArrayBufferLike): void {
-  (buffer as ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }).transfer?.(0);
 }
 
 /** Sequential chunks of a source, with `readAhead` reads in flight. */
@@ -96,6 +89,73 @@ class ChunkReader {
     this.opts.onRead?.(this.bytesRead);
     this.fill();
     return chunk;
+  }
+}
+
+/** Decodes a BlobHeader with the Rust decoder. @throws PbfFormatError when it is corrupt or over a cap. */
+function blobHeader(bytes: Uint8Array, offset: number, index: number): { type: string; datasize: number } {
+  try {
+    const { type, datasize } = JSON.parse(readBlobHeader(bytes, offset));
+    return { type, datasize };
+  } catch (e) {
+    const message = (e as Error).message.replace(/ \(frame at byte \d+\)$/, '');
+    throw new PbfFormatError(/exceeds/.test(message) ? `${message}: corrupt file` : `corrupt BlobHeader: ${message}`, offset, index);
+  }
+}
+
+/** A frame the second, targeted read wants: where it is (bytes) and its index in the file. */
+export interface FrameAt {
+  index: number;
+  offset: number;
+  size: number;
+}
+
+/** Frames closer than this are read in one request (a gap is cheaper than a round trip). */
+const COALESCE_GAP = 256 << 10;
+
+/**
+ * Reads the frames `wanted` (ascending offsets) and yields them in that order: neighbouring
+ * frames are read together, in reads of at most `chunkSize` bytes, `readAhead` at a time.
+ * A source that can only stream is read front to back and the wanted frames picked out.
+ * @throws PbfFormatError when a frame is not where the first read saw it (the file changed).
+ */
+export async function* readFramesAt(source: Source, wanted: FrameAt[], options: FramerOptions = {}): AsyncGenerator<Frame> {
+  if (source.stream) {
+    const at = new Map(wanted.map((f) => [f.offset, f]));
+    for await (const frame of readFrames(source, options)) {
+      if (at.has(frame.offset)) yield frame;
+    }
+    return;
+  }
+  const { chunkSize = 4 << 20, readAhead = 2, signal } = options;
+  const groups: FrameAt[][] = [];
+  for (const f of wanted) {
+    const group = groups[groups.length - 1];
+    const last = group?.[group.length - 1];
+    if (last && f.offset - (last.offset + last.size) <= COALESCE_GAP && f.offset + f.size - group[0].offset <= chunkSize) group.push(f);
+    else groups.push([f]);
+  }
+  const read = (group: FrameAt[]) => {
+    const start = group[0].offset;
+    const end = group[group.length - 1].offset + group[group.length - 1].size;
+    const bytes = source.read(start, end - start, signal);
+    bytes.catch(() => {});
+    return bytes.then((b) => ({ group, start, b }));
+  };
+  const inflight = groups.slice(0, readAhead).map(read);
+  for (let next = readAhead; inflight.length > 0; next++) {
+    const { group, start, b } = await inflight.shift()!;
+    if (next < groups.length) inflight.push(read(groups[next]));
+    for (const f of group) {
+      const at = f.offset - start;
+      const headerLength = at + 4 <= b.length ? new DataView(b.buffer, b.byteOffset + at, 4).getUint32(0, false) : -1;
+      if (headerLength < 0 || at + 4 + headerLength > b.length) throw new PbfFormatError('the file changed since it was first read: no frame here any more', f.offset, f.index);
+      const { type, datasize } = blobHeader(b.subarray(at + 4, at + 4 + headerLength), f.offset, f.index);
+      const blobStart = at + 4 + headerLength;
+      if (4 + headerLength + datasize !== f.size) throw new PbfFormatError('the file changed since it was first read: the frame has another size', f.offset, f.index);
+      yield { index: f.index, offset: f.offset, size: f.size, type, blob: b.slice(blobStart, blobStart + datasize).buffer };
+    }
+    release(b.buffer);
   }
 }
 
@@ -157,19 +217,12 @@ export async function* readFrames(source: Source, options: FramerOptions = {}): 
       fail(`BlobHeader length ${headerLength} exceeds the spec's 64 KiB cap: ${index === 0 ? 'not a PBF file' : 'corrupt file'}`);
     }
     await need(4 + headerLength, 'a BlobHeader');
-    let header;
-    try {
-      header = decodeBlobHeader(buf.subarray(pos + 4, pos + 4 + headerLength));
-    } catch (e) {
-      fail(`corrupt BlobHeader: ${(e as Error).message}`);
-    }
-    const { type, datasize } = header!;
-    if (datasize < 0 || datasize > MAX_BLOB_SIZE) fail(`Blob datasize ${datasize} exceeds the spec's 32 MiB cap: corrupt file`);
+    const { type, datasize } = blobHeader(buf.subarray(pos + 4, pos + 4 + headerLength), offset, index);
     if (index === 0 && type !== 'OSMHeader') fail(`the file does not start with an OSMHeader (first BlobHeader type is "${type}")`);
     await need(4 + headerLength + datasize, `the ${type} Blob`); // may move buf: read pos after
     const start = pos + 4 + headerLength;
     const blob = buf.slice(start, start + datasize).buffer;
     pos = start + datasize;
-    yield { index, offset, type, blob };
+    yield { index, offset, size: 4 + headerLength + datasize, type, blob };
   }
 }

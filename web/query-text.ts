@@ -1,5 +1,5 @@
 /** Query text forms: tags as typed by a person (`amenity=restaurant cuisine`), areas as URL values. */
-import type { Area, Query, TagFilter } from './types';
+import type { Area, Query, TagFilter } from '../workers/types';
 
 /**
  * Parses space-separated tags: `key=value` (exact value) or `key` (any value).

@@ -1,0 +1,555 @@
+//! Assembles a query's answer from the scans of its blocks, in whatever order they arrive
+//! (workers finish blobs out of order, and a file need not be sorted).
+//!
+//! - A node matches when its block's scan says so (tags and area are tested there).
+//! - A way whose tags match is placed at the mean of its nodes that lie in the area, and
+//!   matches when there is at least one (a node missing from the file is not in the area).
+//!   With `LocationsOnWays` the block already placed it.
+//! - An id met more than once (overlapping extracts concatenated) is answered from the copy in
+//!   the latest blob in file order, for matches and node locations alike, whatever the order in
+//!   which the blobs were decoded.
+//!
+//! Memory follows the answer, not the file: the locations of the nodes in the area are kept
+//! only up to a budget (16 bytes of payload each). Past it they are dropped, and once the first
+//! read is over, [`Assembler::second_read`] names the few blobs whose id range and bbox can hold
+//! a node of a candidate way; their locations come back through [`Assembler::add_locations`].
+//! Lookups by id are hash lookups (O(1)).
+//!
+//! The assembler also keeps what the page shows: a queue of changes for the map
+//! ([`Assembler::drain_changes`]) and the matches sorted by label, then type and id
+//! ([`Assembler::rows`]).
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use crate::area::AreaTest;
+use crate::scan::{BlockScan, BlockSummary, Counts, Tag};
+
+/// The kind of a matched element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ElementType {
+    Node,
+    Way,
+}
+
+impl ElementType {
+    /// `"node"` or `"way"`, as in OSM's own URLs.
+    pub fn name(self) -> &'static str {
+        match self {
+            ElementType::Node => "node",
+            ElementType::Way => "way",
+        }
+    }
+
+    /// The map feature id of element `id` of this type: `id × 4 + type` (room for relations).
+    pub fn feature_id(self, id: i64) -> i64 {
+        id * 4 + self as i64
+    }
+}
+
+/// One answer to a query: an element and where it is drawn (degrees WGS84).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Match {
+    #[serde(rename = "type")]
+    pub element: ElementType,
+    pub id: i64,
+    pub lat: f64,
+    pub lon: f64,
+    pub tags: Vec<Tag>,
+}
+
+/// One OSMData blob as the first read saw it: where it is in the file (bytes) and what it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BlobEntry {
+    /// Frame index in the file (0 is the OSMHeader).
+    pub index: u32,
+    /// Byte offset of the frame's length prefix, and the frame's length in bytes.
+    pub offset: u64,
+    pub size: u64,
+    pub summary: BlockSummary,
+}
+
+/// Node locations kept by default: 4 M (64 MiB of payload). A 1000 m circle in a city holds
+/// tens of thousands; a whole country file holds far more, and then the second read takes over.
+pub const DEFAULT_LOCATION_BUDGET: usize = 4_000_000;
+
+#[derive(Clone, Copy)]
+struct Located {
+    lat_e7: i32,
+    lon_e7: i32,
+    blob: u32,
+}
+
+/// What the map and list were last told about one match.
+#[derive(Default)]
+struct Shown {
+    /// The map has a feature for it.
+    sent: bool,
+    /// It waits in [`Assembler::drain_changes`]'s queue.
+    queued: bool,
+}
+
+struct NodeEntry {
+    blob: u32,
+    lat: f64,
+    lon: f64,
+    tags: Vec<Tag>,
+    shown: Shown,
+}
+
+struct WayEntry {
+    blob: u32,
+    tags: Vec<Tag>,
+    refs: Vec<i64>,
+    /// Placed by its own block (LocationsOnWays): never recomputed.
+    fixed: bool,
+    position: Option<[f64; 2]>,
+    shown: Shown,
+}
+
+/// The blobs and node ids of the targeted second read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SecondRead {
+    /// Blobs whose id range holds a wanted id and whose bbox meets the area, in file order.
+    pub blobs: Vec<BlobEntry>,
+    /// Node ids the candidate ways reference, ascending, without repeats.
+    pub wanted: Vec<i64>,
+}
+
+/// Collects block scans into an answer; see the module documentation for the rules.
+pub struct Assembler {
+    area: AreaTest,
+    pub counts: Counts,
+    blobs: Vec<BlobEntry>,
+    nodes: FxHashMap<i64, NodeEntry>,
+    ways: FxHashMap<i64, WayEntry>,
+    locations: FxHashMap<i64, Located>,
+    budget: usize,
+    overflowed: bool,
+    queue: Vec<(ElementType, i64)>,
+    removed: Vec<i64>,
+    matched: usize,
+    /// Matches by (label, type, id); `sorted_valid` false when it must be rebuilt.
+    sorted: Vec<(String, ElementType, i64)>,
+    unsorted: Vec<(ElementType, i64)>,
+    sorted_valid: bool,
+}
+
+impl Assembler {
+    /// An empty answer for a query over `area`, keeping at most `budget` node locations.
+    pub fn new(area: AreaTest, budget: usize) -> Assembler {
+        Assembler {
+            area,
+            counts: Counts::default(),
+            blobs: Vec::new(),
+            nodes: FxHashMap::default(),
+            ways: FxHashMap::default(),
+            locations: FxHashMap::default(),
+            budget,
+            overflowed: false,
+            queue: Vec::new(),
+            removed: Vec::new(),
+            matched: 0,
+            sorted: Vec::new(),
+            unsorted: Vec::new(),
+            sorted_valid: true,
+        }
+    }
+
+    /// Whether the area held more node locations than the budget (they are no longer kept, and
+    /// scans need not report them).
+    pub fn overflowed(&self) -> bool {
+        self.overflowed
+    }
+
+    /// The number of matches (nodes, and ways with a position).
+    pub fn len(&self) -> usize {
+        self.matched
+    }
+
+    /// Whether there is no match.
+    pub fn is_empty(&self) -> bool {
+        self.matched == 0
+    }
+
+    /// Node locations held now (for memory checks).
+    pub fn locations_held(&self) -> usize {
+        self.locations.len()
+    }
+
+    /// Adds the scan of blob `index` (frame `offset` and `size` in bytes).
+    pub fn add_block(&mut self, index: u32, offset: u64, size: u64, scan: BlockScan) {
+        self.counts.add(&scan.counts);
+        self.blobs.push(BlobEntry { index, offset, size, summary: scan.summary });
+        if !self.overflowed {
+            let a = &scan.area_nodes;
+            for i in 0..a.ids.len() {
+                self.locate(a.ids[i], a.lats_e7[i], a.lons_e7[i], index);
+            }
+            if self.locations.len() > self.budget {
+                self.overflowed = true;
+                self.locations = FxHashMap::default();
+            }
+        }
+        for n in scan.nodes {
+            let shown = match self.nodes.remove(&n.id) {
+                Some(old) if old.blob > index => {
+                    self.nodes.insert(n.id, old);
+                    continue;
+                }
+                Some(old) => {
+                    self.sorted_valid = false; // its label may change
+                    old.shown
+                }
+                None => Shown::default(),
+            };
+            self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags: n.tags, shown });
+            self.changed(ElementType::Node, n.id, true);
+        }
+        for w in scan.ways {
+            let shown = match self.ways.remove(&w.id) {
+                Some(old) if old.blob > index => {
+                    self.ways.insert(w.id, old);
+                    continue;
+                }
+                Some(old) => {
+                    self.sorted_valid = false;
+                    old.shown
+                }
+                None => Shown::default(),
+            };
+            let fixed = w.position.is_some();
+            let position = if fixed || self.overflowed { w.position } else { self.mean_location(&w.refs) };
+            let drawn = position.is_some();
+            self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, refs: w.refs, fixed, position, shown });
+            self.changed(ElementType::Way, w.id, drawn);
+        }
+    }
+
+    /// Keeps a node location, unless a later blob already gave one for the same id.
+    fn locate(&mut self, id: i64, lat_e7: i32, lon_e7: i32, blob: u32) {
+        let entry = self.locations.entry(id).or_insert(Located { lat_e7, lon_e7, blob });
+        if entry.blob <= blob {
+            *entry = Located { lat_e7, lon_e7, blob };
+        }
+    }
+
+    /// Mean `[lat, lon]` (degrees) of the referenced nodes whose location is kept, or None.
+    fn mean_location(&self, refs: &[i64]) -> Option<[f64; 2]> {
+        let (mut lat, mut lon, mut n) = (0i64, 0i64, 0i64);
+        for l in refs.iter().filter_map(|id| self.locations.get(id)) {
+            lat += l.lat_e7 as i64;
+            lon += l.lon_e7 as i64;
+            n += 1;
+        }
+        (n > 0).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7])
+    }
+
+    /// Records that the match `(t, id)` changed; `drawn` is whether it is a match now.
+    fn changed(&mut self, t: ElementType, id: i64, drawn: bool) {
+        let shown = match t {
+            ElementType::Node => &mut self.nodes.get_mut(&id).expect("just inserted").shown,
+            ElementType::Way => &mut self.ways.get_mut(&id).expect("just inserted").shown,
+        };
+        if shown.sent {
+            self.removed.push(t.feature_id(id));
+            shown.sent = false;
+            self.matched -= 1;
+            if !drawn {
+                self.sorted_valid = false; // it leaves the list
+            }
+        } else if drawn {
+            self.unsorted.push((t, id)); // it joins the list
+        }
+        if drawn {
+            self.matched += 1;
+            shown.sent = true;
+            if !shown.queued {
+                shown.queued = true;
+                self.queue.push((t, id));
+            }
+        }
+    }
+
+    /// What the targeted second read must fetch, or None when nothing is missing (the node
+    /// locations of the area were all kept).
+    pub fn second_read(&self) -> Option<SecondRead> {
+        if !self.overflowed {
+            return None;
+        }
+        let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed).flat_map(|w| w.refs.iter().copied()).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut blobs: Vec<BlobEntry> = self
+            .blobs
+            .iter()
+            .filter(|b| {
+                let s = &b.summary;
+                let first = wanted.partition_point(|&id| id < s.min_node_id);
+                s.has_nodes() && first < wanted.len() && wanted[first] <= s.max_node_id && self.area.meets_bbox_e7(s.bbox_e7)
+            })
+            .copied()
+            .collect();
+        blobs.sort_by_key(|b| b.index);
+        Some(SecondRead { blobs, wanted })
+    }
+
+    /// Adds node locations found by the second read in blob `index`: `(id, lat_e7, lon_e7)`
+    /// in 1e-7 degrees. Only those in the area are kept.
+    pub fn add_locations(&mut self, index: u32, found: &[(i64, i32, i32)]) {
+        for &(id, lat_e7, lon_e7) in found {
+            if self.area.contains(lat_e7 as f64 * 1e-7, lon_e7 as f64 * 1e-7) {
+                self.locate(id, lat_e7, lon_e7, index);
+            }
+        }
+    }
+
+    /// Places every way from all the locations now known: call once every blob (and the
+    /// second read) is in. The changes go to the queue like any other.
+    pub fn finish(&mut self) {
+        let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, _)| id).collect();
+        for id in ids {
+            let position = self.mean_location(&self.ways[&id].refs);
+            let way = self.ways.get_mut(&id).expect("listed above");
+            if way.position != position {
+                way.position = position;
+                self.changed(ElementType::Way, id, position.is_some());
+            }
+        }
+    }
+
+    /// The match `(t, id)` if it is one now.
+    pub fn get(&self, t: ElementType, id: i64) -> Option<Match> {
+        let (lat, lon, tags) = match t {
+            ElementType::Node => self.nodes.get(&id).map(|n| (n.lat, n.lon, &n.tags))?,
+            ElementType::Way => self.ways.get(&id).and_then(|w| w.position.map(|[y, x]| (y, x, &w.tags)))?,
+        };
+        Some(Match { element: t, id, lat, lon, tags: tags.clone() })
+    }
+
+    /// How many map changes wait to be drained.
+    pub fn pending_changes(&self) -> usize {
+        self.queue.len() + self.removed.len()
+    }
+
+    /// The map's changes since the last call, at most `max` added features (the rest wait for
+    /// the next call), as one JSON object
+    /// `{"remove":[feature ids],"add":[GeoJSON Point Features with properties {type, id}]}`
+    /// (RFC 7946 `[lon, lat]`), to apply in that order.
+    pub fn drain_changes(&mut self, max: usize) -> String {
+        let mut out = String::with_capacity(64 + self.queue.len() * 110);
+        out.push_str("{\"remove\":[");
+        for (i, fid) in self.removed.drain(..).enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&fid.to_string());
+        }
+        out.push_str("],\"add\":[");
+        let mut first = true;
+        let take = self.queue.len().min(max);
+        let rest = self.queue.split_off(take);
+        for (t, id) in std::mem::replace(&mut self.queue, rest) {
+            let shown = match t {
+                ElementType::Node => &mut self.nodes.get_mut(&id).expect("queued").shown,
+                ElementType::Way => &mut self.ways.get_mut(&id).expect("queued").shown,
+            };
+            shown.queued = false;
+            let Some(m) = self.get(t, id) else { continue };
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(&point_feature(&m, false));
+        }
+        out.push_str("]}");
+        out
+    }
+
+    /// `count` matches from position `start` in the stable order (label, then type and id),
+    /// where the label is the `name` tag, else the first tag as `key=value`.
+    pub fn rows(&mut self, start: usize, count: usize) -> Vec<Match> {
+        self.sort();
+        self.sorted.iter().skip(start).take(count).filter_map(|(_, t, id)| self.get(*t, *id)).collect()
+    }
+
+    fn sort(&mut self) {
+        if !self.sorted_valid {
+            self.sorted.clear();
+            self.unsorted.clear();
+            let nodes = self.nodes.keys().map(|&id| (ElementType::Node, id));
+            let ways = self.ways.iter().filter(|(_, w)| w.position.is_some()).map(|(&id, _)| (ElementType::Way, id));
+            self.unsorted.extend(nodes.chain(ways));
+            self.sorted_valid = true;
+        }
+        if self.unsorted.is_empty() {
+            return;
+        }
+        let mut fresh: Vec<(String, ElementType, i64)> =
+            self.unsorted.drain(..).collect::<Vec<_>>().into_iter().filter_map(|(t, id)| Some((self.label(t, id)?, t, id))).collect();
+        fresh.sort_unstable();
+        // Merge: O(n + k) for k new rows, not a full sort each time rows are asked for.
+        let old = std::mem::take(&mut self.sorted);
+        let mut merged = Vec::with_capacity(old.len() + fresh.len());
+        let (mut a, mut b) = (old.into_iter().peekable(), fresh.into_iter().peekable());
+        loop {
+            let take_a = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) => x <= y,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            merged.push(if take_a { a.next() } else { b.next() }.expect("peeked"));
+        }
+        merged.dedup();
+        self.sorted = merged;
+    }
+
+    fn label(&self, t: ElementType, id: i64) -> Option<String> {
+        let tags = match t {
+            ElementType::Node => &self.nodes.get(&id)?.tags,
+            ElementType::Way => &self.ways.get(&id)?.tags,
+        };
+        Some(label_of(tags))
+    }
+
+    /// Every match, in the list's order.
+    pub fn all(&mut self) -> Vec<Match> {
+        self.rows(0, usize::MAX)
+    }
+}
+
+/// The list label of an element: its `name`, else its first tag as `key=value`.
+pub fn label_of(tags: &[Tag]) -> String {
+    match tags.iter().find(|(k, _)| k == "name") {
+        Some((_, name)) => name.clone(),
+        None => tags.first().map(|(k, v)| format!("{k}={v}")).unwrap_or_default(),
+    }
+}
+
+/// A match as a GeoJSON Point Feature (RFC 7946): for the map, `id` = feature id and
+/// properties `{type, id}`; for export (`with_tags`), properties are the tags plus
+/// `osm_type` and `osm_id`.
+pub fn point_feature(m: &Match, with_tags: bool) -> String {
+    let geometry = format!("{{\"type\":\"Point\",\"coordinates\":[{},{}]}}", round7(m.lon), round7(m.lat));
+    if with_tags {
+        let mut props = serde_json::Map::new();
+        for (k, v) in &m.tags {
+            props.insert(k.clone(), v.clone().into());
+        }
+        props.insert("osm_type".into(), m.element.name().into());
+        props.insert("osm_id".into(), m.id.into());
+        let props = serde_json::Value::Object(props).to_string();
+        format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
+    } else {
+        let (t, id) = (m.element.name(), m.id);
+        format!("{{\"type\":\"Feature\",\"id\":{},\"properties\":{{\"type\":\"{t}\",\"id\":{id}}},\"geometry\":{geometry}}}", m.element.feature_id(id))
+    }
+}
+
+/// Degrees to 7 decimals (OSM's precision) so JSON stays short.
+fn round7(deg: f64) -> f64 {
+    (deg * 1e7).round() / 1e7
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::area::Area;
+    use crate::scan::{AreaNodes, MatchedNode, WayCandidate};
+
+    fn tags(name: &str) -> Vec<Tag> {
+        vec![("amenity".into(), "cafe".into()), ("name".into(), name.into())]
+    }
+
+    fn block(nodes: &[(i64, f64, f64)], matched: &[(i64, &str)], ways: &[(i64, &[i64])]) -> BlockScan {
+        let mut scan = BlockScan::default();
+        let e7 = |d: f64| (d * 1e7).round() as i32;
+        scan.area_nodes = AreaNodes {
+            ids: nodes.iter().map(|n| n.0).collect(),
+            lats_e7: nodes.iter().map(|n| e7(n.1)).collect(),
+            lons_e7: nodes.iter().map(|n| e7(n.2)).collect(),
+        };
+        for &(id, lat, lon) in nodes {
+            scan.summary.add_node(id, e7(lat), e7(lon));
+        }
+        for &(id, name) in matched {
+            let &(_, lat, lon) = nodes.iter().find(|n| n.0 == id).unwrap();
+            scan.nodes.push(MatchedNode { id, lat, lon, tags: tags(name) });
+        }
+        for &(id, refs) in ways {
+            scan.ways.push(WayCandidate { id, tags: tags("w"), refs: refs.to_vec(), position: None });
+        }
+        scan
+    }
+
+    fn everywhere() -> AreaTest {
+        Area::Everywhere.prepare().unwrap()
+    }
+
+    #[test]
+    fn ways_are_placed_whatever_the_blob_order() {
+        let nodes = block(&[(1, 1.0, 2.0), (2, 3.0, 4.0)], &[], &[]);
+        let ways = block(&[], &[], &[(10, &[1, 2, 99])]);
+        for order in [[0, 1], [1, 0]] {
+            let mut a = Assembler::new(everywhere(), 100);
+            for i in order {
+                let scan = if i == 0 { nodes.clone() } else { ways.clone() };
+                a.add_block(i as u32 + 1, 0, 0, scan);
+            }
+            a.finish();
+            let m = a.get(ElementType::Way, 10).expect("placed");
+            assert!((m.lat - 2.0).abs() < 1e-9 && (m.lon - 3.0).abs() < 1e-9);
+            assert_eq!(a.len(), 1);
+        }
+    }
+
+    #[test]
+    fn the_later_blob_wins_for_duplicate_ids_in_any_order() {
+        let early = block(&[(1, 1.0, 1.0)], &[(1, "early")], &[]);
+        let late = block(&[(1, 2.0, 2.0)], &[(1, "late")], &[]);
+        for swap in [false, true] {
+            let mut a = Assembler::new(everywhere(), 100);
+            let (x, y) = if swap { ((5, late.clone()), (2, early.clone())) } else { ((2, early.clone()), (5, late.clone())) };
+            a.add_block(x.0, 0, 0, x.1);
+            a.add_block(y.0, 0, 0, y.1);
+            let m = a.get(ElementType::Node, 1).unwrap();
+            assert_eq!((m.lat, label_of(&m.tags).as_str()), (2.0, "late"));
+            assert_eq!(a.len(), 1);
+            assert_eq!(a.all().len(), 1);
+        }
+    }
+
+    #[test]
+    fn past_the_budget_locations_are_dropped_and_the_second_read_names_the_blobs() {
+        let mut a = Assembler::new(everywhere(), 2);
+        a.add_block(1, 100, 10, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0)], &[], &[]));
+        a.add_block(2, 110, 10, block(&[(3, 1.0, 1.0), (4, 3.0, 3.0)], &[], &[]));
+        a.add_block(3, 120, 10, block(&[(5, 1.0, 1.0)], &[], &[]));
+        a.add_block(4, 130, 10, block(&[], &[], &[(10, &[3, 4])]));
+        assert!(a.overflowed());
+        assert_eq!(a.locations_held(), 0);
+        let plan = a.second_read().unwrap();
+        assert_eq!(plan.wanted, vec![3, 4]);
+        assert_eq!(plan.blobs.iter().map(|b| b.index).collect::<Vec<_>>(), vec![2]);
+        a.add_locations(2, &[(3, 10_000_000, 10_000_000), (4, 30_000_000, 30_000_000)]);
+        a.finish();
+        let m = a.get(ElementType::Way, 10).unwrap();
+        assert!((m.lat - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn changes_are_drained_once_and_rows_are_sorted_by_label() {
+        let mut a = Assembler::new(everywhere(), 100);
+        a.add_block(1, 0, 0, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0)], &[(1, "b"), (2, "a"), (3, "b")], &[]));
+        let first: serde_json::Value = serde_json::from_str(&a.drain_changes(usize::MAX)).unwrap();
+        assert_eq!(first["add"].as_array().unwrap().len(), 3);
+        assert_eq!(first["add"][0]["geometry"]["coordinates"][0], 1.0);
+        let second: serde_json::Value = serde_json::from_str(&a.drain_changes(usize::MAX)).unwrap();
+        assert_eq!(second["add"].as_array().unwrap().len(), 0);
+        let ids: Vec<i64> = a.rows(0, 10).iter().map(|m| m.id).collect();
+        assert_eq!(ids, vec![2, 1, 3]);
+        assert_eq!(a.rows(1, 1)[0].id, 1);
+    }
+}

@@ -1,0 +1,155 @@
+/**
+ * The page's handle on the query worker: starts runs, routes their events to the caller, and
+ * makes the request/reply calls (list rows, one match, the export) look like async functions.
+ * The page imports this and the shared types, nothing else of the pipeline.
+ */
+import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
+import type { HeaderInfo, Match, Progress, Query } from './types';
+
+export type { SourceSpec, RunEnd };
+
+/** What a run tells its caller while it goes. */
+export interface RunHandlers {
+  onHeader?: (header: HeaderInfo) => void;
+  onProgress?: (progress: Progress) => void;
+  /** Map changes (`{remove, add}`, see `FromQueryWorker`) and the match count after them. */
+  onChanges?: (changes: { remove: number[]; add: GeoJSON.Feature[] }, count: number) => void;
+  /** A large cross-origin download waits for a yes. */
+  onConfirm?: (host: string, bytes: number) => Promise<boolean>;
+}
+
+/**
+ * How a run ended, with the final match count and the Wasm memory the workers hold (bytes);
+ * `replaced` when a newer run (or {@link QueryClient.cancel}) ended it.
+ */
+export type RunResult = RunEnd & { count: number; wasmBytes: number; replaced?: boolean };
+
+/**
+ * The query worker keeps its Wasm memory at its peak; past this, it is restarted before the
+ * next run so the memory goes back to the system.
+ */
+const RESTART_ABOVE_BYTES = 512 << 20;
+
+interface Pending {
+  settle: (reply: CallReply) => void;
+  reject: (e: Error) => void;
+}
+
+export class QueryClient {
+  private worker!: Worker;
+  private runId = 0;
+  private callId = 0;
+  private handlers: RunHandlers = {};
+  private ending: ((end: RunResult) => void) | null = null;
+  private calls = new Map<number, Pending>();
+  private lastWasmBytes = 0;
+  /** Resolves with the number of decode workers once they have loaded the decoder. */
+  ready!: Promise<number>;
+
+  /** @param decodeWorkers how many decode workers to run; default one per core. */
+  constructor(private readonly decodeWorkers?: number) {
+    this.start();
+  }
+
+  private start(): void {
+    this.worker = new Worker(new URL('./query-worker.ts', import.meta.url), { type: 'module', name: 'query-worker' });
+    let ready: (n: number) => void;
+    this.ready = new Promise((r) => (ready = r));
+    this.worker.onmessage = (e: MessageEvent<FromQueryWorker>) => {
+      // With a pool size of our own, the default pool's `ready` is not the one awaited.
+      if (e.data.type === 'ready' && this.decodeWorkers !== undefined && e.data.decodeWorkers !== this.decodeWorkers) return;
+      this.onMessage(e.data, ready);
+    };
+    if (this.decodeWorkers !== undefined) this.post({ type: 'pool', size: this.decodeWorkers });
+  }
+
+  /** Stops the query worker and its decode workers. */
+  terminate(): void {
+    this.cancel();
+    this.worker.terminate();
+  }
+
+  private post(msg: ToQueryWorker): void {
+    this.worker.postMessage(msg);
+  }
+
+  private onMessage(msg: FromQueryWorker, ready: (n: number) => void): void {
+    if (msg.type === 'ready') return ready(msg.decodeWorkers);
+    if (msg.type === 'reply' || msg.type === 'call-error') {
+      const pending = this.calls.get(msg.id);
+      this.calls.delete(msg.id);
+      if (msg.type === 'call-error') pending?.reject(new Error(msg.message));
+      else pending?.settle(msg);
+      return;
+    }
+    if (msg.run !== this.runId) return; // a late event of a replaced run
+    const h = this.handlers;
+    if (msg.type === 'header') h.onHeader?.(msg.header);
+    else if (msg.type === 'progress') h.onProgress?.(msg.progress);
+    else if (msg.type === 'changes') h.onChanges?.(JSON.parse(msg.changes), msg.count);
+    else if (msg.type === 'confirm') {
+      const ask = h.onConfirm ?? (async () => true);
+      void ask(msg.host, msg.bytes).then((yes) => this.post({ type: 'confirmed', run: msg.run, yes }));
+    } else if (msg.type === 'end') {
+      this.lastWasmBytes = msg.wasmBytes;
+      this.ending?.({ ...msg });
+      this.ending = null;
+    }
+  }
+
+  /**
+   * Runs `query` (null: only count elements) on `source`, cancelling the run before it.
+   * `confirmAbove`: for a URL of another origin, ask (`onConfirm`) before reading more than
+   * this many bytes, or a file of unknown size. Resolves when the run ends, however it ends.
+   */
+  run(source: SourceSpec, query: Query | null, handlers: RunHandlers, confirmAbove: number | null = null): Promise<RunResult> {
+    this.cancel(true);
+    if (this.lastWasmBytes > RESTART_ABOVE_BYTES) {
+      this.worker.terminate();
+      this.calls.forEach((p) => p.reject(new Error('the query worker restarted')));
+      this.calls.clear();
+      this.lastWasmBytes = 0;
+      this.start();
+    }
+    const run = ++this.runId;
+    this.handlers = handlers;
+    this.post({ type: 'run', run, source, query, confirmAbove });
+    return new Promise((resolve) => (this.ending = resolve));
+  }
+
+  /** Cancels the current run; its promise resolves with `cancelled` (and `replaced` when a new run follows). */
+  cancel(replaced = false): void {
+    if (!this.ending) return;
+    this.post({ type: 'cancel', run: this.runId });
+    this.ending({ status: 'cancelled', count: 0, wasmBytes: this.lastWasmBytes, replaced });
+    this.ending = null;
+  }
+
+  /** Sends a call and resolves with the part of its reply that `pick` takes. */
+  private call<T>(request: CallRequest, pick: (reply: CallReply) => T | undefined): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const settle = (reply: CallReply) => {
+        const value = pick(reply);
+        if (value === undefined) reject(new Error(`the query worker answered ${reply.call} to ${request.call}`));
+        else resolve(value);
+      };
+      this.calls.set(request.id, { settle, reject });
+      this.post({ type: 'call', ...request });
+    });
+  }
+
+  /** `count` list rows from `start`, in the list's stable order. */
+  rows(start: number, count: number): Promise<Match[]> {
+    return this.call({ call: 'rows', id: ++this.callId, start, count }, (r) => (r.call === 'rows' ? r.result : undefined));
+  }
+
+  /** One match by type and id, or null. */
+  get(osmType: Match['type'], id: number): Promise<Match | null> {
+    return this.call({ call: 'get', id: ++this.callId, osmType, osmId: id }, (r) => (r.call === 'get' ? r.result : undefined));
+  }
+
+  /** The answer as a GeoJSON FeatureCollection file (RFC 7946). */
+  exportGeoJSON(): Promise<Blob> {
+    return this.call({ call: 'export', id: ++this.callId }, (r) => (r.call === 'export' ? r.result : undefined));
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The protocol between the page and the query worker: one map from each request to its reply,
+ * plus the events of a run. The page sends a source and a query; it gets back only what it
+ * draws: map changes, counts, progress, and on demand list rows, one match, or the export.
+ */
+import type { HeaderInfo, Match, Progress, Query } from './types';
+
+/** Where the file is: a local `File` (cloned to the worker, never read by the page) or a URL. */
+export type SourceSpec = { kind: 'file'; file: File } | { kind: 'url'; url: string };
+
+/** Requests that expect one reply, by name: arguments and result. */
+export interface QueryCalls {
+  /** `count` rows of the list from `start`, in its stable order (label, then type and id). */
+  rows: { args: { start: number; count: number }; result: Match[] };
+  /** One match, or null when it is not (or no longer) one. */
+  get: { args: { osmType: Match['type']; osmId: number }; result: Match | null };
+  /** The answer as a GeoJSON FeatureCollection file (RFC 7946), built in the worker. */
+  export: { args: object; result: Blob };
+}
+
+export type QueryCall = keyof QueryCalls;
+
+/** A call as sent: its name, a call number, and its arguments. */
+export type CallRequest = { [K in QueryCall]: { call: K; id: number } & QueryCalls[K]['args'] }[QueryCall];
+/** A call's reply: its name, its call number, and its result (or an error message). */
+export type CallReply = { [K in QueryCall]: { call: K; id: number; result: QueryCalls[K]['result'] } }[QueryCall];
+
+/** Messages from the page to the query worker. */
+export type ToQueryWorker =
+  /** Use `size` decode workers from now on (default: one per core). */
+  | { type: 'pool'; size: number }
+  /**
+   * Run `query` on `source` (cancelling any run before it). `confirmAbove`: when set and the
+   * source is a URL of another origin larger than this many bytes, ask the page first.
+   */
+  | { type: 'run'; run: number; source: SourceSpec; query: Query | null; confirmAbove: number | null }
+  | { type: 'cancel'; run: number }
+  /** The page's answer to a `confirm` event. */
+  | { type: 'confirmed'; run: number; yes: boolean }
+  | ({ type: 'call' } & CallRequest);
+
+/** How a run ended. */
+export type RunEnd = { status: 'done' } | { status: 'cancelled' } | { status: 'error'; message: string };
+
+/** Messages from the query worker to the page. */
+export type FromQueryWorker =
+  | { type: 'ready'; decodeWorkers: number }
+  | { type: 'header'; run: number; header: HeaderInfo }
+  | { type: 'progress'; run: number; progress: Progress }
+  /**
+   * Map changes since the last ones, as the JSON text of `{"remove":[feature ids],"add":[GeoJSON
+   * Features]}` (parsed by the page, which applies them in that order), and the match count after them.
+   */
+  | { type: 'changes'; run: number; changes: string; count: number }
+  /** A large download from another origin waits for the page's yes (`confirmed`). */
+  | { type: 'confirm'; run: number; host: string; bytes: number }
+  | ({ type: 'end'; run: number; count: number; wasmBytes: number } & RunEnd)
+  | ({ type: 'reply' } & CallReply)
+  | { type: 'call-error'; id: number; message: string };

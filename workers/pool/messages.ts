@@ -1,0 +1,39 @@
+/**
+ * The protocol between the query worker's pool and a decode worker: one map from each call to
+ * its arguments and its result, so both sides are typed without casts.
+ */
+import type { HeaderInfo, Query } from '../types';
+
+/** What a decode worker can be asked to do with one Blob, and what it answers. */
+export interface DecodeCalls {
+  /** Decode an `OSMHeader` Blob. */
+  header: { args: { blob: ArrayBuffer }; result: HeaderInfo };
+  /** Inflate and scan an `OSMData` Blob: the scan, encoded for `QueryAssembler.addBlock`. */
+  scan: { args: { blob: ArrayBuffer }; result: ArrayBuffer };
+  /** The locations of the nodes `wanted` (ascending ids) in an `OSMData` Blob, encoded for `QueryAssembler.addLocations`. */
+  locate: { args: { blob: ArrayBuffer; wanted: Float64Array }; result: ArrayBuffer };
+}
+
+export type DecodeCall = keyof DecodeCalls;
+
+/** A call as sent: its name, a job number, and its arguments. */
+export type DecodeRequest = { [K in DecodeCall]: { call: K; job: number } & DecodeCalls[K]['args'] }[DecodeCall];
+
+/** A call's answer: its name, its job number, and its result. */
+export type DecodeResult = { [K in DecodeCall]: { call: K; job: number; result: DecodeCalls[K]['result'] } }[DecodeCall];
+
+/** Messages from the pool to a decode worker. */
+export type ToDecodeWorker =
+  /** The query applied to the blobs that follow (`null`: only count elements). */
+  | { type: 'query'; query: Query | null }
+  /** Whether scans report the locations of the nodes in the area. */
+  | { type: 'area-nodes'; on: boolean }
+  | ({ type: 'call' } & DecodeRequest);
+
+/** Messages from a decode worker to the pool. */
+export type FromDecodeWorker =
+  | { type: 'ready' }
+  /** `wasmBytes`: the worker's Wasm linear memory size, which only grows. */
+  | ({ type: 'result'; wasmBytes: number } & DecodeResult)
+  /** `fatal`: the Wasm instance trapped and the worker is closing; the pool replaces it. */
+  | { type: 'error'; job: number | null; message: string; fatal?: boolean };

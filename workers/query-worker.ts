@@ -1,0 +1,155 @@
+/**
+ * The query worker: everything between the page and the decode workers runs here, off the
+ * page's thread. It opens the source (a local File or a URL), frames it, feeds the pool of decode
+ * workers, assembles the answer in Rust, and sends the page only what it draws.
+ */
+import init, { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
+import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
+import type { CallReply, CallRequest, FromQueryWorker, SourceSpec, ToQueryWorker } from './messages';
+import { CancelledError, DecodePool } from './pool/pool';
+import { runQuery } from './run-query';
+import { FetchSource } from './source/http-source';
+import { FileSource, type Source } from './source/source';
+import type { Match } from './types';
+
+interface WorkerScope {
+  postMessage(message: FromQueryWorker): void;
+  onmessage: ((event: MessageEvent<ToQueryWorker>) => void) | null;
+}
+const scope = self as unknown as WorkerScope;
+const post = (message: FromQueryWorker) => scope.postMessage(message);
+
+/** Map changes are sent at most this often (ms), and at most this many features at a time. */
+const CHANGES_INTERVAL_MS = 100;
+const CHANGES_MAX_FEATURES = 20_000;
+/** Progress is sent at most this often (ms). */
+const PROGRESS_INTERVAL_MS = 100;
+
+const wasm = init({ module_or_path: wasmUrl });
+let pool = new DecodePool();
+void pool.ready().then(() => post({ type: 'ready', decodeWorkers: pool.size }));
+
+interface Run {
+  id: number;
+  controller: AbortController;
+  assembler: QueryAssembler;
+  confirm: ((yes: boolean) => void) | null;
+}
+let current: Run | null = null;
+/** The last run's answer, kept for list rows, popups and the export until the next run. */
+let answer: QueryAssembler | null = null;
+
+function openSource(spec: SourceSpec): Source {
+  return spec.kind === 'file' ? new FileSource(spec.file) : new FetchSource(spec.url);
+}
+
+/** Asks the page before reading a large (or unknown-size) file from another origin. */
+async function confirmed(run: Run, source: FetchSource, above: number): Promise<boolean> {
+  if (new URL(source.name).origin === location.origin) return true;
+  await source.open(run.controller.signal);
+  if (source.size <= above) return true;
+  post({ type: 'confirm', run: run.id, host: source.host, bytes: source.size });
+  return new Promise((resolve) => {
+    run.confirm = resolve;
+    run.controller.signal.addEventListener('abort', () => resolve(false), { once: true });
+  });
+}
+
+/** Sends the map changes waiting in the assembler, in pieces the page can apply in one frame each. */
+function flushChanges(run: Run, all: boolean): void {
+  do {
+    const changes = run.assembler.drainChanges(CHANGES_MAX_FEATURES);
+    post({ type: 'changes', run: run.id, changes, count: run.assembler.count() });
+  } while (all && run.assembler.pendingChanges() > 0);
+}
+
+async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void> {
+  current?.controller.abort();
+  await wasm;
+  answer?.free();
+  const assembler = new QueryAssembler(JSON.stringify(msg.query ?? { tags: [], area: 'everywhere' }), 0);
+  answer = assembler;
+  const run: Run = { id: msg.run, controller: new AbortController(), assembler, confirm: null };
+  current = run;
+  const isCurrent = () => current === run;
+  let changesTimer: ReturnType<typeof setTimeout> | null = null;
+  const scheduleChanges = () => {
+    changesTimer ??= setTimeout(() => {
+      changesTimer = null;
+      if (!isCurrent()) return;
+      flushChanges(run, false);
+      if (assembler.pendingChanges() > 0) scheduleChanges();
+    }, CHANGES_INTERVAL_MS);
+  };
+  let lastProgress = 0;
+  let end: FromQueryWorker;
+  try {
+    const source = openSource(msg.source);
+    if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
+      throw new CancelledError();
+    }
+    await runQuery(source, msg.query, pool, assembler, {
+      onHeader: (header) => isCurrent() && post({ type: 'header', run: run.id, header }),
+      onProgress: (progress) => {
+        const now = performance.now();
+        if (!isCurrent() || (now - lastProgress < PROGRESS_INTERVAL_MS && progress.bytesRead < progress.totalBytes)) return;
+        lastProgress = now;
+        post({ type: 'progress', run: run.id, progress });
+      },
+      onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
+    }, run.controller.signal);
+    end = { type: 'end', run: run.id, status: 'done', count: 0, wasmBytes: 0 };
+  } catch (e) {
+    const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
+    end = cancelled
+      ? { type: 'end', run: run.id, status: 'cancelled', count: 0, wasmBytes: 0 }
+      : { type: 'end', run: run.id, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0 };
+  }
+  if (changesTimer) clearTimeout(changesTimer);
+  if (!isCurrent()) return;
+  flushChanges(run, true); // what was found before a failure stays on the map
+  const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
+  post({ ...end, count: assembler.count(), wasmBytes });
+}
+
+/** Answers a page's call from the last run's answer. */
+async function reply(req: CallRequest): Promise<CallReply> {
+  const rowsOf = (json: string): Match[] => JSON.parse(json);
+  switch (req.call) {
+    case 'rows':
+      return { call: 'rows', id: req.id, result: answer ? rowsOf(answer.rows(req.start, req.count)) : [] };
+    case 'get': {
+      const json = answer?.get(req.osmType, req.osmId);
+      return { call: 'get', id: req.id, result: json ? JSON.parse(json) : null };
+    }
+    case 'export': {
+      const parts: string[] = ['{"type":"FeatureCollection","features":['];
+      const total = answer?.count() ?? 0;
+      for (let at = 0; at < total; at += 5000) {
+        if (at > 0) parts.push(',');
+        parts.push(answer!.exportFeatures(at, 5000));
+      }
+      parts.push(']}');
+      return { call: 'export', id: req.id, result: new Blob(parts, { type: 'application/geo+json' }) };
+    }
+  }
+}
+
+scope.onmessage = (event) => {
+  const msg = event.data;
+  if (msg.type === 'pool') {
+    current?.controller.abort();
+    pool.terminate();
+    const fresh = new DecodePool(msg.size);
+    pool = fresh;
+    void fresh.ready().then(() => post({ type: 'ready', decodeWorkers: fresh.size }));
+  } else if (msg.type === 'run') void start(msg);
+  else if (msg.type === 'cancel' && current?.id === msg.run) current.controller.abort();
+  else if (msg.type === 'confirmed' && current?.id === msg.run) current.confirm?.(msg.yes);
+  else if (msg.type === 'call') {
+    reply(msg).then(
+      (r) => post({ type: 'reply', ...r }),
+      (e) => post({ type: 'call-error', id: msg.id, message: (e as Error).message }),
+    );
+  }
+};

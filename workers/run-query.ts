@@ -1,0 +1,146 @@
+/**
+ * Runs one query inside the query worker: source → framer → pool of decode workers →
+ * assembler (Rust, in this worker's Wasm instance). The page is told only what changed.
+ *
+ * A read happens in up to two passes. The first reads every blob in file order. When the
+ * query's area held more node locations than the assembler keeps, a second, targeted pass
+ * reads only the blobs whose node-id range and bbox can hold a node of a candidate way.
+ * On an error or a cancel, what was found so far stays in the assembler.
+ */
+import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
+import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions } from './framer/framer';
+import { CancelledError, type DecodePool } from './pool/pool';
+import type { Source } from './source/source';
+import type { HeaderInfo, Progress, Query } from './types';
+
+export interface RunCallbacks {
+  onHeader?: (header: HeaderInfo) => void;
+  onProgress?: (progress: Progress) => void;
+  /** Called after each blob the assembler took in (it may hold changes for the page). */
+  onBlob?: () => void;
+}
+
+/** `[index, offset, size, from, to]` per blob, as `QueryAssembler.planSecondRead` gives it. */
+function secondReadFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
+  const frames = [];
+  for (let i = 0; i < plan.length; i += 5) {
+    frames.push({ index: plan[i], offset: plan[i + 1], size: plan[i + 2], from: plan[i + 3], to: plan[i + 4] });
+  }
+  return frames;
+}
+
+/**
+ * Reads `source`, decodes every blob in `pool` and assembles the matches of `query` in
+ * `assembler` (`query` null: only count elements). Resolves when done.
+ * @throws the first error of the source, the framer (PbfFormatError) or a worker (naming the
+ *   blob and byte offset); {@link CancelledError} when `signal` aborts. The assembler keeps
+ *   what was found.
+ */
+export async function runQuery(
+  source: Source,
+  query: Query | null,
+  pool: DecodePool,
+  assembler: QueryAssembler,
+  callbacks: RunCallbacks = {},
+  signal?: AbortSignal,
+  framerOptions: FramerOptions = {},
+): Promise<Progress> {
+  const started = performance.now();
+  const progress: Progress = { bytesRead: 0, totalBytes: 0, blobsDecoded: 0, elements: 0, blobsReread: 0, elapsedMs: 0 };
+  const report = () => {
+    progress.elapsedMs = performance.now() - started;
+    if (source.stats) {
+      progress.requestsInFlight = source.stats.requestsInFlight;
+      progress.retries = source.stats.retries;
+      progress.rangeSupported = source.stats.rangeSupported;
+    }
+    callbacks.onProgress?.({ ...progress });
+  };
+  // One controller stops the reader on the caller's cancel or on the first failure.
+  const stop = new AbortController();
+  const onAbort = () => {
+    stop.abort();
+    pool.cancel();
+  };
+  signal?.addEventListener('abort', onAbort);
+  let failure: unknown = null;
+  // On a failure, stop reading but let the blobs already sent finish: they hold data from
+  // before the bad spot, which the user keeps.
+  const fail = (e: unknown) => {
+    failure ??= e;
+    stop.abort();
+  };
+  const decoding = new Set<Promise<void>>();
+  const track = (job: Promise<void>) => {
+    decoding.add(job);
+    void job.finally(() => decoding.delete(job));
+  };
+  const onScan = (frame: Frame, scan: ArrayBuffer) => {
+    if (signal?.aborted) return;
+    progress.blobsDecoded++;
+    if (assembler.addBlock(frame.index, frame.offset, frame.size, new Uint8Array(scan))) pool.setAreaNodes(false);
+    const c = assembler.counts();
+    progress.elements = c[0] + c[1] + c[2];
+    report();
+    callbacks.onBlob?.();
+  };
+  const options = { ...source.readOptions, ...framerOptions, signal: stop.signal };
+  try {
+    await source.open(stop.signal);
+    progress.totalBytes = source.size;
+    report();
+    pool.setQuery(query);
+    const frames = readFrames(source, { ...options, onRead: (n) => ((progress.bytesRead = n), report()) });
+    for await (const frame of frames) {
+      if (stop.signal.aborted) break;
+      if (frame.type === 'OSMHeader') {
+        callbacks.onHeader?.(await pool.header(frame));
+      } else if (frame.type === 'OSMData') {
+        await pool.waitForSpace();
+        track(pool.scan(frame).then((scan) => onScan(frame, scan)).catch(fail));
+      } // unknown frame types are skipped, as the spec says
+    }
+    await Promise.all(decoding);
+    if (!failure && !stop.signal.aborted) await secondRead(source, pool, assembler, options, progress, report, track, fail);
+    await Promise.all(decoding);
+  } catch (e) {
+    fail(e);
+    await Promise.allSettled(decoding);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    assembler.finish();
+    callbacks.onBlob?.();
+    report();
+  }
+  if (signal?.aborted) throw new CancelledError();
+  if (failure) throw failure;
+  return progress;
+}
+
+/** The targeted second read: only the blobs that can hold a missing node location. */
+async function secondRead(
+  source: Source,
+  pool: DecodePool,
+  assembler: QueryAssembler,
+  options: FramerOptions,
+  progress: Progress,
+  report: () => void,
+  track: (job: Promise<void>) => void,
+  fail: (e: unknown) => void,
+): Promise<void> {
+  const wantedFrames = secondReadFrames(assembler.planSecondRead());
+  if (wantedFrames.length === 0) return;
+  const wanted = assembler.wanted();
+  const byOffset = new Map(wantedFrames.map((f) => [f.offset, f]));
+  for await (const frame of readFramesAt(source, wantedFrames, options)) {
+    if (options.signal?.aborted) break;
+    const f = byOffset.get(frame.offset)!;
+    await pool.waitForSpace();
+    const job = pool.locate(frame, wanted.slice(f.from, f.to)).then((found) => {
+      assembler.addLocations(frame.index, new Uint8Array(found));
+      progress.blobsReread++;
+      report();
+    });
+    track(job.catch(fail));
+  }
+}
