@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: the Rust decoder on the real files in ../shared/data and on broken ones (cargo test),
-# a bounded fuzz run, then the built app in headless Chromium (Playwright). Installs what is
-# missing first.
+# a bounded fuzz run, TypeScript unit tests (Vitest), then the built app in headless Chromium
+# (Playwright). Installs what is missing first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -15,6 +15,9 @@ bash scripts/fuzz.sh 30
 
 echo "== build the app, and write the broken and hostile test files"
 npm run build
+
+echo "== unit tests (Vitest: framer, HTTP helpers, URL state)"
+npx vitest run
 # A second build that differs only in its id: the "new deployment" of the update test.
 PBF_EXPLORER_BUILD_ID=test-b PBF_EXPLORER_OUT_DIR=../test-results/dist-b npx vite build --logLevel error
 (cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)

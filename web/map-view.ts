@@ -19,6 +19,9 @@ setWorkerUrl(maplibreWorkerUrl);
 
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 
+/** Features handed to MapLibre in one update: its structured clone stays a short task. */
+const MAX_FEATURES_PER_UPDATE = 20_000;
+
 /** Natural Earth 1:50m land (world-atlas), loaded after the map so it does not delay it. */
 async function loadLand(): Promise<FeatureCollection> {
   const topology = (await import('world-atlas/land-50m.json')).default as unknown as Topology;
@@ -76,6 +79,7 @@ export class MapView {
     this.map.addControl(new NavigationControl({ showCompass: false }));
     this.map.addControl(new ScaleControl({ unit: 'metric' }));
     this.loaded = new Promise((resolve) => this.map.once('load', () => resolve()));
+    void this.warmUp();
     void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: ['matches'] })[0];
@@ -87,6 +91,26 @@ export class MapView {
     this.map.on('mouseleave', 'matches', () => (this.map.getCanvas().style.cursor = ''));
   }
 
+  /**
+   * Draws one of each kind of feature once and removes it, at load: WebGL compiles a layer's
+   * shaders on its first draw, which on a software renderer (SwiftShader) blocks the page for
+   * 100–200 ms — better while the page is idle than when the first match arrives.
+   */
+  private async warmUp(): Promise<void> {
+    const [area, matches] = await Promise.all([this.source('area'), this.source('matches')]);
+    const c = this.map.getCenter();
+    const point = (type: string): Feature => ({ type: 'Feature', properties: { type }, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } });
+    void area.setData(bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]));
+    void matches.setData({ type: 'FeatureCollection', features: [point('node'), point('way')] });
+    await this.map.once('idle');
+    // A query that started meanwhile has replaced these already.
+    if (!this.touched.area) void area.setData(EMPTY);
+    if (!this.touched.matches) void matches.setData(EMPTY);
+  }
+
+  /** Sources set since load, which the warm-up must leave alone. */
+  private touched = { area: false, matches: false };
+
   private async source(id: string): Promise<GeoJSONSource> {
     await this.loaded;
     return this.map.getSource(id) as GeoJSONSource;
@@ -95,17 +119,45 @@ export class MapView {
   /** Removes every drawn match (a new query starts). */
   async clearMatches(): Promise<void> {
     this.popup?.remove();
+    this.touched.matches = true;
+    this.pending = { remove: [], add: [] };
+    this.generation++;
     (await this.source('matches')).setData(EMPTY);
   }
 
-  /** Applies the query worker's changes: features to remove (by id), then features to add. */
+  /** Changes received while MapLibre was still applying earlier ones. */
+  private pending: { remove: number[]; add: Feature[] } = { remove: [], add: [] };
+  private applying = false;
+  private generation = 0;
+
+  /**
+   * Applies the query worker's changes: features to remove (by id), then features to add.
+   * One update at a time goes to MapLibre's worker; what arrives meanwhile waits and goes
+   * as one (MapLibre would otherwise merge queued diffs again on every call).
+   */
   async applyChanges(changes: { remove: number[]; add: Feature[] }): Promise<void> {
-    if (changes.remove.length === 0 && changes.add.length === 0) return;
-    (await this.source('matches')).updateData(changes);
+    for (const id of changes.remove) this.pending.remove.push(id);
+    for (const f of changes.add) this.pending.add.push(f);
+    if (this.applying) return;
+    this.applying = true;
+    try {
+      const source = await this.source('matches');
+      while (this.pending.remove.length > 0 || this.pending.add.length > 0) {
+        const generation = this.generation;
+        const { remove } = this.pending;
+        const add = this.pending.add.splice(0, MAX_FEATURES_PER_UPDATE);
+        this.pending.remove = [];
+        await source.updateData({ remove, add });
+        if (generation !== this.generation) continue; // cleared meanwhile: pending is the new answer's
+      }
+    } finally {
+      this.applying = false;
+    }
   }
 
   /** Draws the query area (null clears it) and, if `fit`, frames it. */
   async setArea(polygon: Feature<Polygon> | null, fit: boolean): Promise<void> {
+    this.touched.area = true;
     (await this.source('area')).setData(polygon ?? EMPTY);
     if (polygon && fit) this.fit(polygonBounds(polygon));
   }

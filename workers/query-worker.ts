@@ -19,11 +19,15 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 const post = (message: FromQueryWorker) => scope.postMessage(message);
 
-/** Map changes are sent at most this often (ms), and at most this many features at a time. */
-const CHANGES_INTERVAL_MS = 100;
-const CHANGES_MAX_FEATURES = 20_000;
+/**
+ * Map changes are sent at most this many features at a time (a piece the page parses and
+ * hands to MapLibre in well under 50 ms), and at most this often (ms): the interval grows with
+ * the answer, since MapLibre re-tiles every drawn match after each change.
+ */
+const CHANGES_MAX_FEATURES = 5_000;
+const changesInterval = (count: number) => 200 + count / 200;
 /** Progress is sent at most this often (ms). */
-const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_INTERVAL_MS = 500;
 
 const wasm = init({ module_or_path: wasmUrl });
 let pool = new DecodePool();
@@ -57,9 +61,9 @@ async function confirmed(run: Run, source: FetchSource, above: number): Promise<
 
 /** Sends the map changes waiting in the assembler, in pieces the page can apply in one frame each. */
 function flushChanges(run: Run, all: boolean): void {
+  const count = run.assembler.count();
   do {
-    const changes = run.assembler.drainChanges(CHANGES_MAX_FEATURES);
-    post({ type: 'changes', run: run.id, changes, count: run.assembler.count() });
+    post({ type: 'changes', run: run.id, changes: run.assembler.drainChanges(CHANGES_MAX_FEATURES), count });
   } while (all && run.assembler.pendingChanges() > 0);
 }
 
@@ -77,9 +81,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     changesTimer ??= setTimeout(() => {
       changesTimer = null;
       if (!isCurrent()) return;
-      flushChanges(run, false);
-      if (assembler.pendingChanges() > 0) scheduleChanges();
-    }, CHANGES_INTERVAL_MS);
+      flushChanges(run, true);
+    }, changesInterval(assembler.count()));
   };
   let lastProgress = 0;
   let end: FromQueryWorker;

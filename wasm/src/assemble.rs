@@ -10,16 +10,18 @@
 //!   which the blobs were decoded.
 //!
 //! Memory follows the answer, not the file: the locations of the nodes in the area are kept
-//! only up to a budget (16 bytes of payload each). Past it they are dropped, and once the first
-//! read is over, [`Assembler::second_read`] names the few blobs whose id range and bbox can hold
-//! a node of a candidate way; their locations come back through [`Assembler::add_locations`].
-//! Lookups by id are hash lookups (O(1)).
+//! only up to a budget (16 bytes each, [`LocationStore`]). Past it they are dropped, and once the
+//! first read is over, [`Assembler::second_read`] names the few blobs whose id range and bbox can
+//! hold a node of a candidate way; their locations come back through [`Assembler::add_locations`].
+//! Lookups by id are O(log n).
 //!
 //! The assembler also keeps what the page shows: a queue of changes for the map
 //! ([`Assembler::drain_changes`]) and the matches sorted by label, then type and id
 //! ([`Assembler::rows`]).
 
 use rustc_hash::FxHashMap;
+
+use crate::locations::LocationStore;
 use serde::Serialize;
 
 use crate::area::AreaTest;
@@ -74,13 +76,6 @@ pub struct BlobEntry {
 /// tens of thousands; a whole country file holds far more, and then the second read takes over.
 pub const DEFAULT_LOCATION_BUDGET: usize = 4_000_000;
 
-#[derive(Clone, Copy)]
-struct Located {
-    lat_e7: i32,
-    lon_e7: i32,
-    blob: u32,
-}
-
 /// What the map and list were last told about one match.
 #[derive(Default)]
 struct Shown {
@@ -124,7 +119,7 @@ pub struct Assembler {
     blobs: Vec<BlobEntry>,
     nodes: FxHashMap<i64, NodeEntry>,
     ways: FxHashMap<i64, WayEntry>,
-    locations: FxHashMap<i64, Located>,
+    locations: LocationStore,
     budget: usize,
     overflowed: bool,
     queue: Vec<(ElementType, i64)>,
@@ -145,7 +140,7 @@ impl Assembler {
             blobs: Vec::new(),
             nodes: FxHashMap::default(),
             ways: FxHashMap::default(),
-            locations: FxHashMap::default(),
+            locations: LocationStore::default(),
             budget,
             overflowed: false,
             queue: Vec::new(),
@@ -183,13 +178,11 @@ impl Assembler {
         self.counts.add(&scan.counts);
         self.blobs.push(BlobEntry { index, offset, size, summary: scan.summary });
         if !self.overflowed {
-            let a = &scan.area_nodes;
-            for i in 0..a.ids.len() {
-                self.locate(a.ids[i], a.lats_e7[i], a.lons_e7[i], index);
-            }
+            let a = scan.area_nodes;
+            self.locations.add(index, a.ids, a.lats_e7, a.lons_e7);
             if self.locations.len() > self.budget {
                 self.overflowed = true;
-                self.locations = FxHashMap::default();
+                self.locations.clear();
             }
         }
         for n in scan.nodes {
@@ -220,30 +213,16 @@ impl Assembler {
                 None => Shown::default(),
             };
             let fixed = w.position.is_some();
-            let position = if fixed || self.overflowed { w.position } else { self.mean_location(&w.refs) };
+            // Placed now if that is cheap; finish() places (or re-places) every way anyway.
+            let position = if fixed || self.overflowed || !self.locations.cheap_to_query() {
+                w.position
+            } else {
+                mean_location(&mut self.locations, &w.refs)
+            };
             let drawn = position.is_some();
             self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, refs: w.refs, fixed, position, shown });
             self.changed(ElementType::Way, w.id, drawn);
         }
-    }
-
-    /// Keeps a node location, unless a later blob already gave one for the same id.
-    fn locate(&mut self, id: i64, lat_e7: i32, lon_e7: i32, blob: u32) {
-        let entry = self.locations.entry(id).or_insert(Located { lat_e7, lon_e7, blob });
-        if entry.blob <= blob {
-            *entry = Located { lat_e7, lon_e7, blob };
-        }
-    }
-
-    /// Mean `[lat, lon]` (degrees) of the referenced nodes whose location is kept, or None.
-    fn mean_location(&self, refs: &[i64]) -> Option<[f64; 2]> {
-        let (mut lat, mut lon, mut n) = (0i64, 0i64, 0i64);
-        for l in refs.iter().filter_map(|id| self.locations.get(id)) {
-            lat += l.lat_e7 as i64;
-            lon += l.lon_e7 as i64;
-            n += 1;
-        }
-        (n > 0).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7])
     }
 
     /// Records that the match `(t, id)` changed; `drawn` is whether it is a match now.
@@ -298,11 +277,15 @@ impl Assembler {
     /// Adds node locations found by the second read in blob `index`: `(id, lat_e7, lon_e7)`
     /// in 1e-7 degrees. Only those in the area are kept.
     pub fn add_locations(&mut self, index: u32, found: &[(i64, i32, i32)]) {
-        for &(id, lat_e7, lon_e7) in found {
-            if self.area.contains(lat_e7 as f64 * 1e-7, lon_e7 as f64 * 1e-7) {
-                self.locate(id, lat_e7, lon_e7, index);
-            }
-        }
+        let mut inside: Vec<(i64, i32, i32)> =
+            found.iter().copied().filter(|&(_, y, x)| self.area.contains(y as f64 * 1e-7, x as f64 * 1e-7)).collect();
+        inside.sort_by_key(|l| l.0);
+        self.locations.add(
+            index,
+            inside.iter().map(|l| l.0).collect(),
+            inside.iter().map(|l| l.1).collect(),
+            inside.iter().map(|l| l.2).collect(),
+        );
     }
 
     /// Places every way from all the locations now known: call once every blob (and the
@@ -310,7 +293,7 @@ impl Assembler {
     pub fn finish(&mut self) {
         let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, _)| id).collect();
         for id in ids {
-            let position = self.mean_location(&self.ways[&id].refs);
+            let position = mean_location(&mut self.locations, &self.ways[&id].refs);
             let way = self.ways.get_mut(&id).expect("listed above");
             if way.position != position {
                 way.position = position;
@@ -418,6 +401,17 @@ impl Assembler {
     pub fn all(&mut self) -> Vec<Match> {
         self.rows(0, usize::MAX)
     }
+}
+
+/// Mean `[lat, lon]` (degrees) of the referenced nodes whose location is held, or None.
+fn mean_location(locations: &mut LocationStore, refs: &[i64]) -> Option<[f64; 2]> {
+    let (mut lat, mut lon, mut n) = (0i64, 0i64, 0i64);
+    for (y, x) in refs.iter().filter_map(|&id| locations.get(id)) {
+        lat += y as i64;
+        lon += x as i64;
+        n += 1;
+    }
+    (n > 0).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7])
 }
 
 /// The list label of an element: its `name`, else its first tag as `key=value`.
@@ -530,6 +524,7 @@ mod tests {
         a.add_block(4, 130, 10, block(&[], &[], &[(10, &[3, 4])]));
         assert!(a.overflowed());
         assert_eq!(a.locations_held(), 0);
+        assert!(a.get(ElementType::Way, 10).is_none());
         let plan = a.second_read().unwrap();
         assert_eq!(plan.wanted, vec![3, 4]);
         assert_eq!(plan.blobs.iter().map(|b| b.index).collect::<Vec<_>>(), vec![2]);

@@ -16,6 +16,7 @@ pub mod error;
 pub mod fixtures;
 pub mod frame;
 pub mod header;
+pub mod locations;
 pub mod query;
 pub mod scan;
 pub mod varint;

@@ -1,0 +1,160 @@
+//! Node locations by id, for placing ways: 16 bytes a node (id, and lat/lon in 1e-7 degrees),
+//! kept as the sorted chunks the blocks deliver, looked up in O(log n).
+//!
+//! Chunks arrive in any order. When their id ranges do not overlap (a file sorted by id, the
+//! usual case) a lookup is a binary search over the chunks, then inside one. When they overlap
+//! (an unsorted file, or duplicate ids from concatenated extracts) they are merged into one sorted
+//! array, where a duplicate id keeps the location from the latest blob in file order.
+
+/// One block's node locations, ids ascending.
+struct Chunk {
+    blob: u32,
+    ids: Vec<i64>,
+    lats_e7: Vec<i32>,
+    lons_e7: Vec<i32>,
+    /// For a merged chunk: the blob of each location (a chunk's own `blob` otherwise).
+    blobs: Option<Vec<u32>>,
+}
+
+impl Chunk {
+    fn get(&self, id: i64) -> Option<(i32, i32)> {
+        // The last of equal ids: a block that repeats an id answers with its later copy.
+        let at = self.ids.partition_point(|&x| x <= id);
+        (at > 0 && self.ids[at - 1] == id).then(|| (self.lats_e7[at - 1], self.lons_e7[at - 1]))
+    }
+}
+
+enum Index {
+    /// Chunk positions ordered by id range; the ranges do not overlap.
+    Disjoint(Vec<usize>),
+    /// Everything merged into one chunk (ranges overlapped).
+    Merged(Chunk),
+}
+
+/// Node locations; see the module documentation.
+#[derive(Default)]
+pub struct LocationStore {
+    chunks: Vec<Chunk>,
+    len: usize,
+    index: Option<Index>,
+}
+
+impl LocationStore {
+    /// Adds the locations (1e-7 degrees) of block `blob`'s nodes; `ids` must be ascending.
+    pub fn add(&mut self, blob: u32, ids: Vec<i64>, lats_e7: Vec<i32>, lons_e7: Vec<i32>) {
+        if ids.is_empty() {
+            return;
+        }
+        debug_assert!(ids.windows(2).all(|w| w[0] <= w[1]));
+        self.len += ids.len();
+        if let Some(Index::Merged(merged)) = self.index.take() {
+            self.chunks = vec![merged];
+        }
+        self.chunks.push(Chunk { blob, ids, lats_e7, lons_e7, blobs: None });
+    }
+
+    /// How many locations are held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether none is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Drops every location and gives the memory back.
+    pub fn clear(&mut self) {
+        *self = LocationStore::default();
+    }
+
+    /// Whether a lookup now is cheap: the index is built, or can be built without merging.
+    pub fn cheap_to_query(&mut self) -> bool {
+        match &self.index {
+            Some(_) => true,
+            None => self.disjoint_order().is_some(),
+        }
+    }
+
+    /// Location `(lat_e7, lon_e7)` of node `id`, if held.
+    pub fn get(&mut self, id: i64) -> Option<(i32, i32)> {
+        self.build_index();
+        match self.index.as_ref()? {
+            Index::Merged(chunk) => chunk.get(id),
+            Index::Disjoint(order) => {
+                let at = order.partition_point(|&c| self.chunks[c].ids[0] <= id);
+                (at > 0).then(|| self.chunks[order[at - 1]].get(id)).flatten()
+            }
+        }
+    }
+
+    /// The chunks ordered by their first id, if no two ranges overlap.
+    fn disjoint_order(&self) -> Option<Vec<usize>> {
+        let mut order: Vec<usize> = (0..self.chunks.len()).collect();
+        order.sort_unstable_by_key(|&c| self.chunks[c].ids[0]);
+        let disjoint = order.windows(2).all(|w| self.chunks[w[0]].ids.last() < self.chunks[w[1]].ids.first());
+        disjoint.then_some(order)
+    }
+
+    fn build_index(&mut self) {
+        if self.index.is_some() {
+            return;
+        }
+        if let Some(order) = self.disjoint_order() {
+            self.index = Some(Index::Disjoint(order));
+            return;
+        }
+        let mut all: Vec<(i64, u32, i32, i32)> = Vec::with_capacity(self.len);
+        for c in std::mem::take(&mut self.chunks) {
+            let blob_of = |i: usize| c.blobs.as_ref().map_or(c.blob, |b| b[i]);
+            all.extend((0..c.ids.len()).map(|i| (c.ids[i], blob_of(i), c.lats_e7[i], c.lons_e7[i])));
+        }
+        all.sort_unstable_by_key(|&(id, blob, _, _)| (id, blob));
+        // Keep the last of each id: the one from the latest blob.
+        let mut merged = Chunk { blob: 0, ids: Vec::new(), lats_e7: Vec::new(), lons_e7: Vec::new(), blobs: Some(Vec::new()) };
+        for (i, &(id, blob, y, x)) in all.iter().enumerate() {
+            if all.get(i + 1).is_some_and(|next| next.0 == id) {
+                continue;
+            }
+            merged.ids.push(id);
+            merged.lats_e7.push(y);
+            merged.lons_e7.push(x);
+            merged.blobs.as_mut().expect("set above").push(blob);
+        }
+        self.len = merged.ids.len();
+        self.index = Some(Index::Merged(merged));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disjoint_chunks_are_searched_in_place() {
+        let mut s = LocationStore::default();
+        s.add(2, vec![10, 11], vec![1, 2], vec![3, 4]);
+        s.add(1, vec![1, 5], vec![5, 6], vec![7, 8]);
+        assert!(s.cheap_to_query());
+        assert_eq!(s.get(5), Some((6, 8)));
+        assert_eq!(s.get(11), Some((2, 4)));
+        assert_eq!(s.get(7), None);
+        assert_eq!(s.get(0), None);
+        assert_eq!(s.get(99), None);
+    }
+
+    #[test]
+    fn overlapping_chunks_merge_and_the_latest_blob_wins() {
+        let mut s = LocationStore::default();
+        s.add(7, vec![1, 3], vec![70, 70], vec![0, 0]);
+        s.add(2, vec![2, 3], vec![20, 20], vec![0, 0]);
+        assert!(!s.cheap_to_query());
+        assert_eq!(s.get(3), Some((70, 0)));
+        assert_eq!(s.get(2), Some((20, 0)));
+        assert_eq!(s.len(), 3);
+        s.add(9, vec![2], vec![90], vec![0]);
+        assert_eq!(s.get(2), Some((90, 0)));
+        s.add(1, vec![3], vec![10], vec![0]); // an earlier blob, decoded late, loses
+        assert_eq!(s.get(3), Some((70, 0)));
+    }
+}
