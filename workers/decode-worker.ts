@@ -5,7 +5,6 @@
  */
 import init, { BlobScanner, readHeader } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
-import { release } from './framer/release';
 import type { DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './pool/messages';
 
 interface WorkerScope {
@@ -44,7 +43,6 @@ scope.onmessage = async (event) => {
       scanner?.setAreaNodes(msg.on);
     } else {
       const { result, transfer } = answer(msg);
-      release(msg.blob); // copied into Wasm memory: free it now, not at the next GC
       scope.postMessage({ type: 'result', wasmBytes: memory?.buffer.byteLength ?? 0, ...result }, transfer);
     }
   } catch (e) {

@@ -15,6 +15,7 @@ function memorySource(bytes: Uint8Array, opts: { stream?: boolean; piece?: numbe
   const src = {
     name: 'memory.osm.pbf',
     size: bytes.length,
+    seekable: !opts.stream,
     reads,
     async open() {},
     async read(offset: number, length: number) {

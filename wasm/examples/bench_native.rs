@@ -1,13 +1,15 @@
 //! Native rows of `npm run bench`: this crate on one thread, and the `osmpbf` crate (single
-//! thread `for_each`, all cores `par_map_reduce`) doing the same scan and query.
+//! thread `for_each`, all cores `par_map_reduce`) doing the same scan and query. osmpbf inflates
+//! with zlib-rs here, as we do (flate2's `zlib-rs` feature, enabled in dev-dependencies).
 //!
 //! `cargo run --release --example bench_native -- FILE LAT LON RADIUS_M KEY=VALUE`
 //! prints one JSON object of wall times in milliseconds.
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::time::Instant;
 
-use osmpbf::{Element, ElementReader};
-use pbf_explorer::area::{haversine_m, Area};
+use osmpbf::{BlobDecode, BlobReader, Element, ElementReader};
+use rayon::prelude::*;
+use pbf_explorer::area::{haversine_m, Area, EARTH_RADIUS_M};
 use pbf_explorer::query::{PreparedQuery, Query};
 use pbf_explorer::{scan_file, scan_file_prepared};
 
@@ -44,42 +46,51 @@ fn main() {
     let n_par = ElementReader::from_path(path).unwrap().par_map_reduce(|_| 1u64, || 0, |a, b| a + b).unwrap();
     let osmpbf_scan_all = ms(t);
 
-    // osmpbf, all cores, the same query in two passes: node locations in the area, then ways.
+    // osmpbf, all cores, the same query in one pass as a careful user writes it: blobs decoded
+    // in parallel (rayon), a bbox prefilter before the haversine test, in-area node ids and
+    // candidate ways collected per blob and merged, ways resolved at the end.
     let has_tag = |mut tags: osmpbf::TagIter| tags.any(|(k, v)| k == key && v == value);
-    let inside = |y: f64, x: f64| haversine_m(lat, lon, y, x) <= radius;
+    let dlat = (radius / EARTH_RADIUS_M).to_degrees() * 1.01; // a hair wider: the exact test decides
+    let dlon = dlat / lat.to_radians().cos();
+    let inside = |y: f64, x: f64| (y - lat).abs() <= dlat && (x - lon).abs() <= dlon && haversine_m(lat, lon, y, x) <= radius;
     let t = Instant::now();
-    let (locations, node_matches) = ElementReader::from_path(path)
+    #[derive(Default)]
+    struct Found {
+        nodes_in_area: HashSet<i64>,
+        node_matches: u64,
+        ways: Vec<Vec<i64>>,
+    }
+    let found = BlobReader::from_path(path)
         .unwrap()
-        .par_map_reduce(
-            |e| {
-                let (id, y, x, tagged) = match e {
-                    Element::DenseNode(n) => (n.id(), n.lat(), n.lon(), n.tags().any(|(k, v)| k == key && v == value)),
-                    Element::Node(n) => (n.id(), n.lat(), n.lon(), has_tag(n.tags())),
-                    _ => return (HashMap::new(), 0u64),
-                };
-                if !inside(y, x) {
-                    return (HashMap::new(), 0);
+        .par_bridge()
+        .map(|blob| {
+            let mut f = Found::default();
+            if let BlobDecode::OsmData(block) = blob.unwrap().decode().unwrap() {
+                for e in block.elements() {
+                    match e {
+                        Element::DenseNode(n) if inside(n.lat(), n.lon()) => {
+                            f.nodes_in_area.insert(n.id());
+                            f.node_matches += n.tags().any(|(k, v)| k == key && v == value) as u64;
+                        }
+                        Element::Node(n) if inside(n.lat(), n.lon()) => {
+                            f.nodes_in_area.insert(n.id());
+                            f.node_matches += has_tag(n.tags()) as u64;
+                        }
+                        Element::Way(w) if has_tag(w.tags()) => f.ways.push(w.refs().collect()),
+                        _ => {}
+                    }
                 }
-                (HashMap::from([(id, (y, x))]), tagged as u64)
-            },
-            || (HashMap::new(), 0),
-            |(mut a, na), (b, nb)| {
-                a.extend(b);
-                (a, na + nb)
-            },
-        )
-        .unwrap();
-    let way_matches = ElementReader::from_path(path)
-        .unwrap()
-        .par_map_reduce(
-            |e| match e {
-                Element::Way(w) if has_tag(w.tags()) && w.refs().any(|r| locations.contains_key(&r)) => 1u64,
-                _ => 0,
-            },
-            || 0,
-            |a, b| a + b,
-        )
-        .unwrap();
+            }
+            f
+        })
+        .reduce(Found::default, |mut a, b| {
+            a.nodes_in_area.extend(b.nodes_in_area);
+            a.node_matches += b.node_matches;
+            a.ways.extend(b.ways);
+            a
+        });
+    let way_matches = found.ways.iter().filter(|refs| refs.iter().any(|r| found.nodes_in_area.contains(r))).count() as u64;
+    let node_matches = found.node_matches;
     let osmpbf_query_all = ms(t);
 
     let elements = counts.nodes + counts.ways + counts.relations;

@@ -190,3 +190,24 @@ impl QueryAssembler {
         rows.iter().map(|m| point_feature(m, true)).collect::<Vec<_>>().join(",")
     }
 }
+
+/// Bench only (feature `bench-inflate`): inflates the zlib data of one Blob with `inflater`
+/// (`"zlib-rs"` or `"miniz_oxide"`) and returns the inflated size in bytes, so `npm run bench`
+/// re-checks the choice of inflater in Wasm on every run. Throws for a Blob without zlib data.
+#[cfg(feature = "bench-inflate")]
+#[wasm_bindgen(js_name = benchInflate)]
+pub fn bench_inflate(blob: &[u8], inflater: &str) -> Result<u32, JsError> {
+    use prost::Message;
+    let blob = crate::proto::Blob::decode(blob).map_err(|e| JsError::new(&e.to_string()))?;
+    let Some(crate::proto::blob::Data::ZlibData(data)) = blob.data else { return Err(JsError::new("not a zlib blob")) };
+    let size = blob.raw_size.unwrap_or(0) as usize;
+    match inflater {
+        "zlib-rs" => Ok(crate::blob::blob_data_zlib_for_bench(&data, blob.raw_size)? as u32),
+        "miniz_oxide" => {
+            let out = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&data, size.max(1))
+                .map_err(|e| JsError::new(&format!("miniz_oxide: {e:?}")))?;
+            Ok(out.len() as u32)
+        }
+        _ => Err(JsError::new("inflater is zlib-rs or miniz_oxide")),
+    }
+}

@@ -6,7 +6,6 @@
  * BlobHeaders are decoded by the same Rust code as everywhere else (`readBlobHeader`).
  */
 import { readBlobHeader } from '../../wasm/pkg/pbf_explorer.js';
-import { release } from './release';
 import { describeNonPbf } from './sniff';
 import type { Source } from '../source/source';
 
@@ -116,11 +115,11 @@ const COALESCE_GAP = 256 << 10;
 /**
  * Reads the frames `wanted` (ascending offsets) and yields them in that order: neighbouring
  * frames are read together, in reads of at most `chunkSize` bytes, `readAhead` at a time.
- * A source that can only stream is read front to back and the wanted frames picked out.
+ * A source that cannot seek is read front to back and the wanted frames picked out.
  * @throws PbfFormatError when a frame is not where the first read saw it (the file changed).
  */
 export async function* readFramesAt(source: Source, wanted: FrameAt[], options: FramerOptions = {}): AsyncGenerator<Frame> {
-  if (source.stream) {
+  if (!source.seekable) {
     const at = new Map(wanted.map((f) => [f.offset, f]));
     for await (const frame of readFrames(source, options)) {
       if (at.has(frame.offset)) yield frame;
@@ -155,7 +154,6 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
       if (4 + headerLength + datasize !== f.size) throw new PbfFormatError('the file changed since it was first read: the frame has another size', f.offset, f.index);
       yield { index: f.index, offset: f.offset, size: f.size, type, blob: b.slice(blobStart, blobStart + datasize).buffer };
     }
-    release(b.buffer);
   }
 }
 
@@ -187,7 +185,6 @@ export async function* readFrames(source: Source, options: FramerOptions = {}): 
     for (const p of parts) {
       merged.set(p, at);
       at += p.length;
-      release(p.buffer);
     }
     bufOffset += pos;
     buf = merged;

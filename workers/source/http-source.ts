@@ -99,6 +99,10 @@ export class FetchSource implements Source {
     return out;
   }
 
+  get seekable(): boolean {
+    return this.stats.rangeSupported;
+  }
+
   /** Only for a server without Range support: the one whole-file response, streamed. */
   get stream(): ((signal?: AbortSignal) => AsyncIterable<Uint8Array>) | undefined {
     if (this.stats.rangeSupported) return undefined;
