@@ -68,10 +68,10 @@ async function confirmDownload(host: string, bytes: number): Promise<boolean> {
   return dialog.returnValue === 'yes';
 }
 
-/** Draws the area being typed, without running anything. */
-function previewArea(): void {
+/** Draws the area being typed, without running anything; `fit` frames it. */
+function previewArea(fit = false): void {
   try {
-    void mapView.setArea(areaPolygon(toQuery(form.state).area), false);
+    void mapView.setArea(areaPolygon(toQuery(form.state).area), fit);
   } catch {
     // incomplete input: nothing to draw yet
   }
@@ -141,7 +141,7 @@ $<HTMLFormElement>('#query-form').addEventListener('submit', (e) => {
   e.preventDefault();
   submit(true);
 });
-$<HTMLFormElement>('#query-form').addEventListener('input', previewArea);
+$<HTMLFormElement>('#query-form').addEventListener('input', () => previewArea());
 cancelButton.addEventListener('click', () => client.cancel());
 exportButton.addEventListener('click', async () => download(await client.exportGeoJSON(), 'pbf-explorer-matches.geojson'));
 $('#use-sample').addEventListener('click', () => {
@@ -185,7 +185,8 @@ function applyUrl(): void {
   form.state = state;
   keepMapView = map !== null;
   if (map) mapView.jumpTo(map);
-  previewArea();
+  // A link without a map view shows its area at once: the map is ready when the file comes.
+  previewArea(!map);
   const sourceName = source?.kind === 'file' ? source.file.name : null;
   if (src) {
     setSource({ kind: 'url', url: new URL(src, location.href).href }, src);

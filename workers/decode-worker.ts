@@ -23,7 +23,7 @@ ready.then((exports) => (memory = exports.memory), () => {});
 const own = (bytes: Uint8Array): ArrayBuffer => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer as ArrayBuffer : bytes.slice().buffer);
 
 function answer(req: DecodeRequest): { result: DecodeResult; transfer: Transferable[] } {
-  const bytes = new Uint8Array(req.blob);
+  const bytes = req.blob;
   if (req.call === 'header') return { result: { call: 'header', job: req.job, result: JSON.parse(readHeader(bytes)) }, transfer: [] };
   if (!scanner) throw new Error('no query was set before the first blob');
   const out = own(req.call === 'scan' ? scanner.scan(bytes) : scanner.locate(bytes, req.wanted));
@@ -43,7 +43,9 @@ scope.onmessage = async (event) => {
       scanner?.setAreaNodes(msg.on);
     } else {
       const { result, transfer } = answer(msg);
-      scope.postMessage({ type: 'result', wasmBytes: memory?.buffer.byteLength ?? 0, ...result }, transfer);
+      // The Blob was copied into Wasm memory: its buffer goes back to the reader for the next one.
+      const spent = msg.blob.buffer as ArrayBuffer;
+      scope.postMessage({ type: 'result', wasmBytes: memory?.buffer.byteLength ?? 0, spent, ...result }, [...transfer, spent]);
     }
   } catch (e) {
     // A trap (a panic, or running out of memory) can leave the Wasm instance inconsistent:

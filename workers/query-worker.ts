@@ -6,6 +6,7 @@
 import init, { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
 import type { CallReply, CallRequest, FromQueryWorker, SourceSpec, ToQueryWorker } from './messages';
+import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { runQuery } from './run-query';
 import { FetchSource } from './source/http-source';
@@ -32,8 +33,15 @@ const changesInterval = (count: number) => 1000 + count / 100;
 const progressInterval = (elapsedMs: number) => (elapsedMs < 5000 ? 500 : 1000);
 
 const wasm = init({ module_or_path: wasmUrl });
-let pool = new DecodePool();
-void pool.ready().then(() => post({ type: 'ready', decodeWorkers: pool.size }));
+/** Blob buffers, shared by every read: the decode workers hand them back after use. */
+const buffers = new BufferPool();
+const startPool = (size?: number) => {
+  const fresh = new DecodePool(size);
+  fresh.onSpent = (buffer) => buffers.put(buffer);
+  void fresh.ready().then(() => post({ type: 'ready', decodeWorkers: fresh.size }));
+  return fresh;
+};
+let pool = startPool();
 
 interface Run {
   id: number;
@@ -105,7 +113,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
         post({ type: 'progress', run: run.id, progress });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
-    }, run.controller.signal);
+    }, run.controller.signal, { buffers });
     end = { type: 'end', run: run.id, status: 'done', count: 0, wasmBytes: 0 };
   } catch (e) {
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
@@ -148,9 +156,7 @@ scope.onmessage = (event) => {
   if (msg.type === 'pool') {
     current?.controller.abort();
     pool.terminate();
-    const fresh = new DecodePool(msg.size);
-    pool = fresh;
-    void fresh.ready().then(() => post({ type: 'ready', decodeWorkers: fresh.size }));
+    pool = startPool(msg.size);
   } else if (msg.type === 'run') void start(msg);
   else if (msg.type === 'cancel' && current?.id === msg.run) current.controller.abort();
   else if (msg.type === 'confirmed' && current?.id === msg.run) current.confirm?.(msg.yes);

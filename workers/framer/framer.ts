@@ -6,6 +6,7 @@
  * BlobHeaders are decoded by the same Rust code as everywhere else (`readBlobHeader`).
  */
 import { readBlobHeader } from '../../wasm/pkg/pbf_explorer.js';
+import { BufferPool } from './buffers';
 import { describeNonPbf } from './sniff';
 import type { Source } from '../source/source';
 
@@ -22,8 +23,8 @@ export interface Frame {
   size: number;
   /** `BlobHeader.type`: `OSMHeader`, `OSMData`, or an unknown type (skipped downstream). */
   type: string;
-  /** The encoded Blob message. */
-  blob: ArrayBuffer;
+  /** The encoded Blob message: a view of exactly its bytes (on a buffer that may be larger). */
+  blob: Uint8Array;
 }
 
 /** A malformed file, with where the problem is. */
@@ -41,6 +42,8 @@ export interface FramerOptions {
   signal?: AbortSignal;
   /** Called with the total bytes read so far after each chunk arrives. */
   onRead?: (bytesRead: number) => void;
+  /** Where Blob buffers come from (default: new ones). */
+  buffers?: BufferPool;
 }
 
 /** Sequential chunks of a source, with `readAhead` reads in flight. */
@@ -49,7 +52,7 @@ class ChunkReader {
   private bytesRead = 0;
   private inflight: Promise<Uint8Array>[] = [];
 
-  constructor(private source: Source, private opts: Required<Omit<FramerOptions, 'signal' | 'onRead'>> & FramerOptions) {}
+  constructor(private source: Source, private opts: Required<Omit<FramerOptions, 'signal' | 'onRead' | 'buffers'>> & FramerOptions) {}
 
   private fill(): void {
     const { chunkSize, readAhead, signal } = this.opts;
@@ -126,7 +129,7 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
     }
     return;
   }
-  const { chunkSize = 4 << 20, readAhead = 2, signal } = options;
+  const { chunkSize = 4 << 20, readAhead = 2, signal, buffers = new BufferPool() } = options;
   const groups: FrameAt[][] = [];
   for (const f of wanted) {
     const group = groups[groups.length - 1];
@@ -152,7 +155,9 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
       const { type, datasize } = blobHeader(b.subarray(at + 4, at + 4 + headerLength), f.offset, f.index);
       const blobStart = at + 4 + headerLength;
       if (4 + headerLength + datasize !== f.size) throw new PbfFormatError('the file changed since it was first read: the frame has another size', f.offset, f.index);
-      yield { index: f.index, offset: f.offset, size: f.size, type, blob: b.slice(blobStart, blobStart + datasize).buffer };
+      const blob = buffers.get(datasize);
+      blob.set(b.subarray(blobStart, blobStart + datasize));
+      yield { index: f.index, offset: f.offset, size: f.size, type, blob };
     }
   }
 }
@@ -164,62 +169,104 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
  *   start with an OSMHeader, or a file truncated inside a frame; the source's own errors pass through.
  */
 export async function* readFrames(source: Source, options: FramerOptions = {}): AsyncGenerator<Frame> {
-  const reader = new ChunkReader(source, { chunkSize: 4 << 20, readAhead: 2, ...options });
-  let buf: Uint8Array = new Uint8Array(0);
-  let pos = 0; // read position in buf
-  let bufOffset = 0; // file offset of buf[0]
-
-  /** Makes at least `n` bytes available from `pos`; false when the file ends first. */
-  const ensure = async (n: number): Promise<boolean> => {
-    let have = buf.length - pos;
-    if (have >= n) return true;
-    const parts = [buf.subarray(pos)];
-    while (have < n) {
-      const chunk = await reader.nextChunk();
-      if (!chunk || chunk.length === 0) break;
-      parts.push(chunk);
-      have += chunk.length;
-    }
-    const merged = new Uint8Array(have);
-    let at = 0;
-    for (const p of parts) {
-      merged.set(p, at);
-      at += p.length;
-    }
-    bufOffset += pos;
-    buf = merged;
-    pos = 0;
-    return have >= n;
-  };
-
+  const bytes = new ByteQueue(new ChunkReader(source, { chunkSize: 4 << 20, readAhead: 2, ...options }), options.buffers ?? new BufferPool());
   if (source.size === 0) throw new PbfFormatError('the file is empty', 0, 0);
   const sniffLength = Number.isFinite(source.size) ? Math.min(512, source.size) : 512;
   for (let index = 0; ; index++) {
-    if (!(await ensure(1))) return;
-    const offset = bufOffset + pos;
+    if (!(await bytes.fill(1))) return;
+    const offset = bytes.offset;
     const fail = (message: string): never => {
       throw new PbfFormatError(message, offset, index);
     };
     const need = async (n: number, what: string) => {
-      if (!(await ensure(n))) fail(`file truncated inside ${what}: needs ${n} bytes, only ${buf.length - pos} remain`);
+      if (!(await bytes.fill(n))) fail(`file truncated inside ${what}: needs ${n} bytes, only ${bytes.available} remain`);
     };
     if (index === 0) {
-      await ensure(sniffLength);
-      const kind = describeNonPbf(buf.subarray(pos, pos + 512));
+      await bytes.fill(sniffLength);
+      const kind = describeNonPbf(bytes.peek(Math.min(512, bytes.available)));
       if (kind) fail(`not a PBF file: ${kind}`);
     }
     await need(4, 'a frame length');
-    const headerLength = new DataView(buf.buffer, buf.byteOffset + pos, 4).getUint32(0, false);
+    const prefix = bytes.peek(4);
+    const headerLength = new DataView(prefix.buffer, prefix.byteOffset, 4).getUint32(0, false);
     if (headerLength > MAX_BLOB_HEADER_SIZE) {
       fail(`BlobHeader length ${headerLength} exceeds the spec's 64 KiB cap: ${index === 0 ? 'not a PBF file' : 'corrupt file'}`);
     }
     await need(4 + headerLength, 'a BlobHeader');
-    const { type, datasize } = blobHeader(buf.subarray(pos + 4, pos + 4 + headerLength), offset, index);
+    const { type, datasize } = blobHeader(bytes.peek(4 + headerLength).subarray(4), offset, index);
     if (index === 0 && type !== 'OSMHeader') fail(`the file does not start with an OSMHeader (first BlobHeader type is "${type}")`);
-    await need(4 + headerLength + datasize, `the ${type} Blob`); // may move buf: read pos after
-    const start = pos + 4 + headerLength;
-    const blob = buf.slice(start, start + datasize).buffer;
-    pos = start + datasize;
+    await need(4 + headerLength + datasize, `the ${type} Blob`);
+    bytes.skip(4 + headerLength);
+    const blob = bytes.take(datasize);
     yield { index, offset, size: 4 + headerLength + datasize, type, blob };
+  }
+}
+
+/**
+ * The unread bytes of a file as the chunks it arrived in. Each Blob is copied once, straight
+ * from the chunks into its own buffer (which goes to a decode worker); chunks are dropped as
+ * soon as they are consumed. (Merging chunks first made twice the garbage.)
+ */
+class ByteQueue {
+  private chunks: Uint8Array[] = [];
+  /** Read position in chunks[0]. */
+  private pos = 0;
+  available = 0;
+  /** File offset of the next unread byte. */
+  offset = 0;
+
+  constructor(private reader: ChunkReader, private buffers: BufferPool) {}
+
+  /** Reads until at least `n` bytes are available; false when the file ends first. */
+  async fill(n: number): Promise<boolean> {
+    while (this.available < n) {
+      const chunk = await this.reader.nextChunk();
+      if (!chunk) return false;
+      if (chunk.length === 0) continue;
+      this.chunks.push(chunk);
+      this.available += chunk.length;
+    }
+    return true;
+  }
+
+  /** The next `n` bytes (available), without consuming them: a view when they lie in one chunk. */
+  peek(n: number): Uint8Array {
+    const first = this.chunks[0];
+    if (first && first.length - this.pos >= n) return first.subarray(this.pos, this.pos + n);
+    return this.copy(n, false);
+  }
+
+  /** Consumes `n` available bytes. */
+  skip(n: number): void {
+    this.copy(n, true, null);
+  }
+
+  /** Consumes the next `n` available bytes into a buffer of their own. */
+  take(n: number): Uint8Array {
+    return this.copy(n, true, this.buffers.get(n));
+  }
+
+  private copy(n: number, consume: boolean, into: Uint8Array | null = new Uint8Array(n)): Uint8Array {
+    let at = 0;
+    let chunk = 0;
+    let pos = this.pos;
+    while (at < n) {
+      const c = this.chunks[chunk];
+      const len = Math.min(c.length - pos, n - at);
+      into?.set(c.subarray(pos, pos + len), at);
+      at += len;
+      pos += len;
+      if (pos === c.length) {
+        chunk++;
+        pos = 0;
+      }
+    }
+    if (consume) {
+      this.chunks.splice(0, chunk);
+      this.pos = pos;
+      this.available -= n;
+      this.offset += n;
+    }
+    return into ?? new Uint8Array(0);
   }
 }

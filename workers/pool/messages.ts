@@ -7,11 +7,11 @@ import type { HeaderInfo, Query } from '../types';
 /** What a decode worker can be asked to do with one Blob, and what it answers. */
 export interface DecodeCalls {
   /** Decode an `OSMHeader` Blob. */
-  header: { args: { blob: ArrayBuffer }; result: HeaderInfo };
+  header: { args: { blob: Uint8Array }; result: HeaderInfo };
   /** Inflate and scan an `OSMData` Blob: the scan, encoded for `QueryAssembler.addBlock`. */
-  scan: { args: { blob: ArrayBuffer }; result: ArrayBuffer };
+  scan: { args: { blob: Uint8Array }; result: ArrayBuffer };
   /** The locations of the nodes `wanted` (ascending ids) in an `OSMData` Blob, encoded for `QueryAssembler.addLocations`. */
-  locate: { args: { blob: ArrayBuffer; wanted: Float64Array }; result: ArrayBuffer };
+  locate: { args: { blob: Uint8Array; wanted: Float64Array }; result: ArrayBuffer };
 }
 
 export type DecodeCall = keyof DecodeCalls;
@@ -33,7 +33,10 @@ export type ToDecodeWorker =
 /** Messages from a decode worker to the pool. */
 export type FromDecodeWorker =
   | { type: 'ready' }
-  /** `wasmBytes`: the worker's Wasm linear memory size, which only grows. */
-  | ({ type: 'result'; wasmBytes: number } & DecodeResult)
+  /**
+   * `wasmBytes`: the worker's Wasm linear memory size, which only grows; `spent`: the Blob's
+   * buffer, handed back to be used again.
+   */
+  | ({ type: 'result'; wasmBytes: number; spent: ArrayBuffer } & DecodeResult)
   /** `fatal`: the Wasm instance trapped and the worker is closing; the pool replaces it. */
   | { type: 'error'; job: number | null; message: string; fatal?: boolean };

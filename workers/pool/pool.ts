@@ -51,6 +51,8 @@ export class DecodePool {
   private waiters: (() => void)[] = [];
   private query: Query | null | undefined = undefined;
   private areaNodes = true;
+  /** Called with each Blob buffer a worker hands back, to be used again. */
+  onSpent: ((buffer: ArrayBuffer) => void) | null = null;
   private readyCount = 0;
   private readyWaiters: (() => void)[] = [];
 
@@ -104,7 +106,10 @@ export class DecodePool {
       if (reply.type === 'error') this.rejectAll(new Error(reply.message));
       return;
     }
-    if (reply.type === 'result') slot.wasmBytes = reply.wasmBytes;
+    if (reply.type === 'result') {
+      slot.wasmBytes = reply.wasmBytes;
+      this.onSpent?.(reply.spent);
+    }
     if (reply.type === 'error' && reply.fatal) {
       this.replace(slot, reply.message); // fails this blob and the ones queued behind it
       return;
@@ -146,7 +151,7 @@ export class DecodePool {
       if (slot.jobs.length >= PER_WORKER) return;
       const job = this.queue.shift()!;
       slot.jobs.push(job);
-      this.post(slot, { type: 'call', ...job.request }, [job.request.blob]);
+      this.post(slot, { type: 'call', ...job.request }, [job.request.blob.buffer]);
     }
   }
 
