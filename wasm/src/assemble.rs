@@ -186,32 +186,12 @@ impl Assembler {
             }
         }
         for n in scan.nodes {
-            let shown = match self.nodes.remove(&n.id) {
-                Some(old) if old.blob > index => {
-                    self.nodes.insert(n.id, old);
-                    continue;
-                }
-                Some(old) => {
-                    self.sorted_valid = false; // its label may change
-                    old.shown
-                }
-                None => Shown::default(),
-            };
+            let Some(shown) = self.replaceable(ElementType::Node, n.id, index) else { continue };
             self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags: n.tags, shown });
             self.changed(ElementType::Node, n.id, true);
         }
         for w in scan.ways {
-            let shown = match self.ways.remove(&w.id) {
-                Some(old) if old.blob > index => {
-                    self.ways.insert(w.id, old);
-                    continue;
-                }
-                Some(old) => {
-                    self.sorted_valid = false;
-                    old.shown
-                }
-                None => Shown::default(),
-            };
+            let Some(shown) = self.replaceable(ElementType::Way, w.id, index) else { continue };
             let fixed = w.position.is_some();
             // Placed now if that is cheap; finish() places (or re-places) every way anyway.
             let position = if fixed || self.overflowed || !self.locations.cheap_to_query() {
@@ -222,6 +202,24 @@ impl Assembler {
             let drawn = position.is_some();
             self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, refs: w.refs, fixed, position, shown });
             self.changed(ElementType::Way, w.id, drawn);
+        }
+    }
+
+    /// Whether blob `index`'s copy of `(t, id)` replaces what is held (no copy, or one from an
+    /// earlier blob): then the held copy's display state, else None.
+    fn replaceable(&mut self, t: ElementType, id: i64, index: u32) -> Option<Shown> {
+        let held = match t {
+            ElementType::Node => self.nodes.get_mut(&id).map(|e| (e.blob, &mut e.shown)),
+            ElementType::Way => self.ways.get_mut(&id).map(|e| (e.blob, &mut e.shown)),
+        };
+        match held {
+            None => Some(Shown::default()),
+            Some((blob, _)) if blob > index => None,
+            Some((_, shown)) => {
+                let shown = std::mem::take(shown);
+                self.sorted_valid = false; // its label may change
+                Some(shown)
+            }
         }
     }
 
