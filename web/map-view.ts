@@ -123,9 +123,10 @@ export class MapView {
   private async warmUp(): Promise<void> {
     const [area, matches] = await Promise.all([this.source('area'), this.source('matches')]);
     const c = this.map.getCenter();
-    const point = (type: string): Feature => ({ type: 'Feature', properties: { type }, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } });
+    const point = (properties: Record<string, unknown>): Feature => ({ type: 'Feature', properties, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } });
     void area.setData(bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]));
-    void matches.setData({ type: 'FeatureCollection', features: [point('node'), point('way')] });
+    // A node, a way and a cluster (as the clustered source marks them: `point_count`).
+    void matches.setData({ type: 'FeatureCollection', features: [point({ type: 'node' }), point({ type: 'way' }), point({ point_count: 2 })] });
     await this.map.once('idle');
     // A query that started meanwhile has replaced these already.
     if (!this.touched.area) void area.setData(EMPTY);

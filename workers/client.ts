@@ -24,11 +24,30 @@ export interface RunHandlers {
  */
 export type RunResult = RunEnd & { count: number; wasmBytes: number; replaced?: boolean };
 
+const TYPES = ['node', 'way'] as const;
+
+/** The query worker's numeric map changes as GeoJSON Point Features (RFC 7946) with properties `{type, id}`. */
+export function mapChanges(numbers: Float64Array): { remove: number[]; add: GeoJSON.Feature[] } {
+  const removing = numbers[0];
+  const remove = Array.from(numbers.subarray(1, 1 + removing));
+  const add: GeoJSON.Feature[] = [];
+  for (let i = 1 + removing; i + 2 < numbers.length; i += 3) {
+    const fid = numbers[i];
+    add.push({
+      type: 'Feature',
+      id: fid,
+      properties: { type: TYPES[fid % 4], id: Math.floor(fid / 4) },
+      geometry: { type: 'Point', coordinates: [numbers[i + 1], numbers[i + 2]] },
+    });
+  }
+  return { remove, add };
+}
+
 /**
  * The query worker keeps its Wasm memory at its peak; past this, it is restarted before the
  * next run so the memory goes back to the system.
  */
-const RESTART_ABOVE_BYTES = 512 << 20;
+const RESTART_ABOVE_BYTES = 256 << 20;
 
 interface Pending {
   settle: (reply: CallReply) => void;
@@ -86,7 +105,7 @@ export class QueryClient {
     const h = this.handlers;
     if (msg.type === 'header') h.onHeader?.(msg.header);
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
-    else if (msg.type === 'changes') h.onChanges?.(JSON.parse(msg.changes), msg.count);
+    else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count);
     else if (msg.type === 'confirm') {
       const ask = h.onConfirm ?? (async () => true);
       void ask(msg.host, msg.bytes).then((yes) => this.post({ type: 'confirmed', run: msg.run, yes }));

@@ -48,10 +48,11 @@ export type FromQueryWorker =
   | { type: 'header'; run: number; header: HeaderInfo }
   | { type: 'progress'; run: number; progress: Progress }
   /**
-   * Map changes since the last ones, as the JSON text of `{"remove":[feature ids],"add":[GeoJSON
-   * Features]}` (parsed by the page, which applies them in that order), and the match count after them.
+   * Map changes since the last ones, as numbers (transferred): `[r, r feature ids to remove, then
+   * (feature id, lon, lat) per feature to add]`, to apply in that order; a feature id is
+   * `osm id × 4 + type` (0 node, 1 way). Then the match count after them.
    */
-  | { type: 'changes'; run: number; changes: string; count: number }
+  | { type: 'changes'; run: number; changes: Float64Array; count: number }
   /** A large download from another origin waits for the page's yes (`confirmed`). */
   | { type: 'confirm'; run: number; host: string; bytes: number }
   | ({ type: 'end'; run: number; count: number; wasmBytes: number } & RunEnd)

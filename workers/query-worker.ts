@@ -14,20 +14,20 @@ import { FileSource, type Source } from './source/source';
 import type { Match } from './types';
 
 interface WorkerScope {
-  postMessage(message: FromQueryWorker): void;
+  postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
   onmessage: ((event: MessageEvent<ToQueryWorker>) => void) | null;
 }
 const scope = self as unknown as WorkerScope;
-const post = (message: FromQueryWorker) => scope.postMessage(message);
+const post = (message: FromQueryWorker, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
 
 /**
- * Map changes are sent at most this many features at a time (a piece the page parses and
- * hands to MapLibre in well under 50 ms), and at most this often (ms). Every page update costs a
+ * Map changes are sent at most this many features at a time (a piece the page turns into
+ * GeoJSON and hands to MapLibre in well under 50 ms), and at most this often (ms). Every page update costs a
  * frame, which a software renderer (SwiftShader, 1280×800) composites in ~50 ms of CPU taken
  * from the decoders, and MapLibre re-tiles every drawn match after each change: so the interval
  * starts at half a second and grows with the answer.
  */
-const CHANGES_MAX_FEATURES = 5_000;
+const CHANGES_MAX_FEATURES = 20_000;
 const changesInterval = (count: number) => 1000 + count / 100;
 /** Progress is sent at most this often (ms), for the same reason: twice a second, then once after 5 s. */
 const progressInterval = (elapsedMs: number) => (elapsedMs < 5000 ? 500 : 1000);
@@ -73,7 +73,8 @@ async function confirmed(run: Run, source: FetchSource, above: number): Promise<
 function flushChanges(run: Run, all: boolean): void {
   const count = run.assembler.count();
   do {
-    post({ type: 'changes', run: run.id, changes: run.assembler.drainChanges(CHANGES_MAX_FEATURES), count });
+    const changes = run.assembler.drainChanges(CHANGES_MAX_FEATURES);
+    post({ type: 'changes', run: run.id, changes, count }, [changes.buffer]);
   } while (all && run.assembler.pendingChanges() > 0);
 }
 

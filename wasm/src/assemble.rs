@@ -315,21 +315,14 @@ impl Assembler {
     }
 
     /// The map's changes since the last call, at most `max` added features (the rest wait for
-    /// the next call), as one JSON object
-    /// `{"remove":[feature ids],"add":[GeoJSON Point Features with properties {type, id}]}`
-    /// (RFC 7946 `[lon, lat]`), to apply in that order.
-    pub fn drain_changes(&mut self, max: usize) -> String {
-        let mut out = String::with_capacity(64 + self.queue.len() * 110);
-        out.push_str("{\"remove\":[");
-        for (i, fid) in self.removed.drain(..).enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&fid.to_string());
-        }
-        out.push_str("],\"add\":[");
-        let mut first = true;
+    /// the next call), as numbers: `[r, r feature ids to remove, then (feature id, lon, lat)
+    /// for each feature to add]` (degrees WGS84), to apply in that order. A feature id is
+    /// [`ElementType::feature_id`]: the element's type and id can be read back from it.
+    pub fn drain_changes(&mut self, max: usize) -> Vec<f64> {
         let take = self.queue.len().min(max);
+        let mut out = Vec::with_capacity(1 + self.removed.len() + take * 3);
+        out.push(self.removed.len() as f64);
+        out.extend(self.removed.drain(..).map(|fid| fid as f64));
         let rest = self.queue.split_off(take);
         for (t, id) in std::mem::replace(&mut self.queue, rest) {
             let shown = match t {
@@ -337,15 +330,19 @@ impl Assembler {
                 ElementType::Way => &mut self.ways.get_mut(&id).expect("queued").shown,
             };
             shown.queued = false;
-            let Some(m) = self.get(t, id) else { continue };
-            if !first {
-                out.push(',');
+            if let Some([lat, lon]) = self.position(t, id) {
+                out.extend([t.feature_id(id) as f64, round7(lon), round7(lat)]);
             }
-            first = false;
-            out.push_str(&point_feature(&m, false));
         }
-        out.push_str("]}");
         out
+    }
+
+    /// Where the match `(t, id)` is drawn, `[lat, lon]` in degrees, if it is one.
+    fn position(&self, t: ElementType, id: i64) -> Option<[f64; 2]> {
+        match t {
+            ElementType::Node => self.nodes.get(&id).map(|n| [n.lat, n.lon]),
+            ElementType::Way => self.ways.get(&id).and_then(|w| w.position),
+        }
     }
 
     /// `count` matches from position `start` in the stable order (label, then type and id),
@@ -420,24 +417,18 @@ pub fn label_of(tags: &[Tag]) -> String {
     }
 }
 
-/// A match as a GeoJSON Point Feature (RFC 7946): for the map, `id` = feature id and
-/// properties `{type, id}`; for export (`with_tags`), properties are the tags plus
-/// `osm_type` and `osm_id`.
-pub fn point_feature(m: &Match, with_tags: bool) -> String {
+/// A match as a GeoJSON Point Feature (RFC 7946) for the export: the tags, `osm_type` and
+/// `osm_id` as properties.
+pub fn point_feature(m: &Match) -> String {
     let geometry = format!("{{\"type\":\"Point\",\"coordinates\":[{},{}]}}", round7(m.lon), round7(m.lat));
-    if with_tags {
-        let mut props = serde_json::Map::new();
-        for (k, v) in &m.tags {
-            props.insert(k.clone(), v.clone().into());
-        }
-        props.insert("osm_type".into(), m.element.name().into());
-        props.insert("osm_id".into(), m.id.into());
-        let props = serde_json::Value::Object(props).to_string();
-        format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
-    } else {
-        let (t, id) = (m.element.name(), m.id);
-        format!("{{\"type\":\"Feature\",\"id\":{},\"properties\":{{\"type\":\"{t}\",\"id\":{id}}},\"geometry\":{geometry}}}", m.element.feature_id(id))
+    let mut props = serde_json::Map::new();
+    for (k, v) in &m.tags {
+        props.insert(k.clone(), v.clone().into());
     }
+    props.insert("osm_type".into(), m.element.name().into());
+    props.insert("osm_id".into(), m.id.into());
+    let props = serde_json::Value::Object(props).to_string();
+    format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
 }
 
 /// Degrees to 7 decimals (OSM's precision) so JSON stays short.
@@ -536,11 +527,12 @@ mod tests {
     fn changes_are_drained_once_and_rows_are_sorted_by_label() {
         let mut a = Assembler::new(everywhere(), 100);
         a.add_block(1, 0, 0, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0)], &[(1, "b"), (2, "a"), (3, "b")], &[]));
-        let first: serde_json::Value = serde_json::from_str(&a.drain_changes(usize::MAX)).unwrap();
-        assert_eq!(first["add"].as_array().unwrap().len(), 3);
-        assert_eq!(first["add"][0]["geometry"]["coordinates"][0], 1.0);
-        let second: serde_json::Value = serde_json::from_str(&a.drain_changes(usize::MAX)).unwrap();
-        assert_eq!(second["add"].as_array().unwrap().len(), 0);
+        let first = a.drain_changes(2);
+        assert_eq!(first.len(), 1 + 2 * 3, "nothing removed, two of the three added");
+        assert_eq!(first[0], 0.0);
+        assert_eq!((first[1] as i64 % 4, first[2], first[3]), (ElementType::Node as i64, 1.0, 1.0));
+        assert_eq!(a.drain_changes(usize::MAX).len(), 1 + 3, "the third");
+        assert_eq!(a.drain_changes(usize::MAX), vec![0.0]);
         let ids: Vec<i64> = a.rows(0, 10).iter().map(|m| m.id).collect();
         assert_eq!(ids, vec![2, 1, 3]);
         assert_eq!(a.rows(1, 1)[0].id, 1);

@@ -156,10 +156,10 @@ impl QueryAssembler {
         self.inner.len() as u32
     }
 
-    /// The map's changes since the last call, at most `max` added features:
-    /// `{"remove":[feature ids],"add":[GeoJSON Features]}`.
+    /// The map's changes since the last call, at most `max` added features, as numbers (see
+    /// `Assembler::drain_changes`): `[r, r feature ids, then (feature id, lon, lat) per addition]`.
     #[wasm_bindgen(js_name = drainChanges)]
-    pub fn drain_changes(&mut self, max: u32) -> String {
+    pub fn drain_changes(&mut self, max: u32) -> Vec<f64> {
         self.inner.drain_changes(max as usize)
     }
 
@@ -187,7 +187,7 @@ impl QueryAssembler {
     #[wasm_bindgen(js_name = exportFeatures)]
     pub fn export_features(&mut self, start: u32, count: u32) -> String {
         let rows = self.inner.rows(start as usize, count as usize);
-        rows.iter().map(|m| point_feature(m, true)).collect::<Vec<_>>().join(",")
+        rows.iter().map(point_feature).collect::<Vec<_>>().join(",")
     }
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** Most bytes kept in the free list; buffers handed back beyond it are left to the GC. */
-const MAX_FREE_BYTES = 48 << 20;
+const MAX_FREE_BYTES = 8 << 20;
 /** Sizes are rounded up to this, so a buffer fits many later Blobs. */
 const GRAIN = 64 << 10;
 
