@@ -292,12 +292,13 @@ async function main() {
   }
   const m = {
     app_near_big: med((r) => r.app.app_near_big.ms),
-    app_near_big_task: med((r) => r.app.app_near_big.longestTaskMs),
+    // Long tasks: the worst of all repetitions, not the median (the target is "no task over 100 ms").
+    app_near_big_task: Math.max(...runs.map((r) => r.app.app_near_big.longestTaskMs)),
     app_near_small: med((r) => r.app.app_near_small.ms),
     app_all_cafe_big: med((r) => r.app.app_all_cafe_big.ms),
-    app_all_cafe_big_task: med((r) => r.app.app_all_cafe_big.longestTaskMs),
+    app_all_cafe_big_task: Math.max(...runs.map((r) => r.app.app_all_cafe_big.longestTaskMs)),
     app_all_building_big: med((r) => r.app.app_all_building_big.ms),
-    app_all_building_big_task: med((r) => r.app.app_all_building_big.longestTaskMs),
+    app_all_building_big_task: Math.max(...runs.map((r) => r.app.app_all_building_big.longestTaskMs)),
     app_near_http_big: med((r) => r.app.app_near_http_big.ms),
     scan_1: med((r) => r.bench.scan_1_big.ms),
     scan_all: med((r) => r.bench.scan_all_big.ms),
@@ -326,12 +327,12 @@ async function main() {
   const rows = [
     ['row (110 MB synthetic file unless noted)', 'median ms', 'MB/s', 'ratio (against)', 'target'],
     ['app page: amenity=cafe 1000 m', m.app_near_big.toFixed(0), mbps(m.app_near_big), `${ratio(m.app_near_big, m.query_all)}× (bench page); osmar 1.04 s is ${ratio(OSMAR_REFERENCE_MS, m.app_near_big)}× our speed`, '≤ 1.15× bench page; ≥ 1.0× osmar'],
-    ['app page: longest main-thread task, that query (0: none over 50 ms)', m.app_near_big_task.toFixed(0), '', '', ''],
+    ['app page: longest main-thread task, that query, worst run (0: none over 50 ms)', m.app_near_big_task.toFixed(0), '', '', ''],
     ['app page: amenity=cafe 1000 m, malta (6 MB)', m.app_near_small.toFixed(0), '', '', ''],
     ['app page: amenity=cafe, whole file (4560)', m.app_all_cafe_big.toFixed(0), mbps(m.app_all_cafe_big), `${ratio(m.app_all_cafe_big, m.all_cafe)}× (bench page)`, '≤ 2500 ms'],
-    ['app page: longest main-thread task, that query', m.app_all_cafe_big_task.toFixed(0), '', '', ''],
+    ['app page: longest main-thread task, that query, worst run', m.app_all_cafe_big_task.toFixed(0), '', '', ''],
     ['app page: building, whole file (410 900)', m.app_all_building_big.toFixed(0), mbps(m.app_all_building_big), `${ratio(m.app_all_building_big, m.all_building)}× (bench page)`, '≤ 5000 ms'],
-    ['app page: longest main-thread task, that query', m.app_all_building_big_task.toFixed(0), '', '', '≤ 100 ms'],
+    ['app page: longest main-thread task, that query, worst run', m.app_all_building_big_task.toFixed(0), '', '', '≤ 100 ms'],
     ['app page: amenity=cafe 1000 m over HTTP, +50 ms/request', m.app_near_http_big.toFixed(0), mbps(m.app_near_http_big), `${ratio(m.app_near_http_big, m.app_near_big)}× (app page, local file)`, '≤ 1.25×'],
     [`bench page: scan, 1 decode worker`, m.scan_1.toFixed(0), mbps(m.scan_1), `${ratio(m.osmpbf_scan_1, m.scan_1)}× the speed of osmpbf for_each, 1 thread, zlib-rs`, '≥ 0.8×'],
     [`bench page: scan, ${cores} decode workers`, m.scan_all.toFixed(0), mbps(m.scan_all), `${ratio(m.scan_1, m.scan_all)}× (1 worker); ${ratio(m.osmpbf_scan_all, m.scan_all)}× the speed of osmpbf par_map_reduce`, '≥ 1.7×'],

@@ -26,7 +26,7 @@ const MAX_FEATURES_PER_UPDATE = 20_000;
  * Past this many matches they are clustered below zoom 13: 400 000 dots in one view make tiles
  * whose arrival blocks the page for 0.2–0.5 s at every update, and nobody can tell them apart.
  */
-const CLUSTER_ABOVE = 20_000;
+const CLUSTER_ABOVE = 10_000;
 
 /** Natural Earth 1:50m land (world-atlas), loaded after the map so it does not delay it. */
 async function loadLand(): Promise<FeatureCollection> {
@@ -177,11 +177,11 @@ export class MapView {
     this.applying = true;
     try {
       const source = await this.source('matches');
-      if (!this.clustered && this.drawn > CLUSTER_ABOVE) {
-        this.clustered = true;
-        void source.setClusterOptions({ cluster: true, clusterRadius: 40, clusterMaxZoom: 12 });
-      }
       while (this.pending.remove.length > 0 || this.pending.add.length > 0) {
+        if (!this.clustered && this.drawn > CLUSTER_ABOVE) {
+          this.clustered = true;
+          void source.setClusterOptions({ cluster: true, clusterRadius: 40, clusterMaxZoom: 12 });
+        }
         const generation = this.generation;
         const { remove } = this.pending;
         const add = this.pending.add.splice(0, MAX_FEATURES_PER_UPDATE);
