@@ -5,7 +5,7 @@
  */
 import init, { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
-import type { CallReply, CallRequest, FromQueryWorker, SourceSpec, ToQueryWorker } from './messages';
+import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { runQuery } from './run-query';
@@ -70,12 +70,12 @@ async function confirmed(run: Run, source: FetchSource, above: number): Promise<
 }
 
 /** Sends the map changes waiting in the assembler, in pieces the page can apply in one frame each. */
-function flushChanges(run: Run, all: boolean): void {
+function flushChanges(run: Run): void {
   const count = run.assembler.count();
   do {
     const changes = run.assembler.drainChanges(CHANGES_MAX_FEATURES);
     post({ type: 'changes', run: run.id, changes, count }, [changes.buffer]);
-  } while (all && run.assembler.pendingChanges() > 0);
+  } while (run.assembler.pendingChanges() > 0);
 }
 
 async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void> {
@@ -95,11 +95,11 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       changesTimer = null;
       if (!isCurrent()) return;
       shownAny = true;
-      flushChanges(run, true);
+      flushChanges(run);
     }, shownAny ? changesInterval(assembler.count()) : 0);
   };
   let lastProgress = 0;
-  let end: FromQueryWorker;
+  let end: RunEnd;
   try {
     const source = openSource(msg.source);
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
@@ -115,18 +115,16 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
     }, run.controller.signal, { buffers });
-    end = { type: 'end', run: run.id, status: 'done', count: 0, wasmBytes: 0 };
+    end = { status: 'done' };
   } catch (e) {
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
-    end = cancelled
-      ? { type: 'end', run: run.id, status: 'cancelled', count: 0, wasmBytes: 0 }
-      : { type: 'end', run: run.id, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0 };
+    end = cancelled ? { status: 'cancelled' } : { status: 'error', message: (e as Error).message ?? String(e) };
   }
   if (changesTimer) clearTimeout(changesTimer);
   if (!isCurrent()) return;
-  flushChanges(run, true); // what was found before a failure stays on the map
+  flushChanges(run); // what was found before a failure stays on the map
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
-  post({ ...end, count: assembler.count(), wasmBytes });
+  post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes });
 }
 
 /** Answers a page's call from the last run's answer. */
