@@ -3,7 +3,7 @@
  * tiles), the file's header bbox, the query area, and the matches as one GeoJSON source that
  * only ever receives what changed (`GeoJSONSource.updateData`), never the whole answer again.
  */
-import { MapLibreMap, NavigationControl, Popup, ScaleControl, setWorkerUrl, type GeoJSONSource, type StyleSpecification } from 'maplibre-gl';
+import { LngLat, MapLibreMap, NavigationControl, Popup, ScaleControl, setWorkerUrl, type GeoJSONSource, type StyleSpecification } from 'maplibre-gl';
 // MapLibre 6 finds its worker beside its own script, which a bundler moves; so Vite bundles
 // the worker and tells MapLibre where it went.
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
@@ -95,6 +95,9 @@ export class MapView {
       style: offlineStyle(),
       center: [24.9384, 60.1699],
       zoom: 2,
+      // No symbol layers to fade in; without this MapLibre draws ~300 ms of extra frames after
+      // every change, each a full software-rendered frame on machines without a GPU.
+      fadeDuration: 0,
       attributionControl: { compact: false },
     });
     this.map.addControl(new NavigationControl({ showCompass: false }));
@@ -124,13 +127,20 @@ export class MapView {
     const [area, matches] = await Promise.all([this.source('area'), this.source('matches')]);
     const c = this.map.getCenter();
     const point = (properties: Record<string, unknown>): Feature => ({ type: 'Feature', properties, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } });
-    void area.setData(bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]));
-    // A node, a way and a cluster (as the clustered source marks them: `point_count`).
-    void matches.setData({ type: 'FeatureCollection', features: [point({ type: 'node' }), point({ type: 'way' }), point({ point_count: 2 })] });
+    // Only sources no query has set yet (this runs after a tick or two).
+    if (!this.touched.area) void area.setData(bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]));
+    if (!this.touched.matches) {
+      // A node, a way and a cluster (as the clustered source marks them: `point_count`).
+      void matches.setData({ type: 'FeatureCollection', features: [point({ type: 'node' }), point({ type: 'way' }), point({ point_count: 2 })] });
+      this.matchesDrawn = true;
+    }
     await this.map.once('idle');
     // A query that started meanwhile has replaced these already.
     if (!this.touched.area) void area.setData(EMPTY);
-    if (!this.touched.matches) void matches.setData(EMPTY);
+    if (!this.touched.matches) {
+      void matches.setData(EMPTY);
+      this.matchesDrawn = false;
+    }
   }
 
   /** Sources set since load, which the warm-up must leave alone. */
@@ -153,7 +163,9 @@ export class MapView {
       this.clustered = false;
       void source.setClusterOptions({ cluster: false });
     }
-    source.setData(EMPTY);
+    // Every setData redraws the map: skip it when there is nothing to remove.
+    if (this.matchesDrawn) source.setData(EMPTY);
+    this.matchesDrawn = false;
   }
 
   /** Changes received while MapLibre was still applying earlier ones. */
@@ -163,6 +175,8 @@ export class MapView {
   /** Features added since the last clear, and whether they are drawn clustered. */
   private drawn = 0;
   private clustered = false;
+  /** Whether the matches source may hold features (cleared by setData(EMPTY) only when it does). */
+  private matchesDrawn = false;
 
   /**
    * Applies the query worker's changes: features to remove (by id), then features to add.
@@ -186,6 +200,7 @@ export class MapView {
         const { remove } = this.pending;
         const add = this.pending.add.splice(0, MAX_FEATURES_PER_UPDATE);
         this.pending.remove = [];
+        this.matchesDrawn = true;
         await source.updateData({ remove, add });
         if (generation !== this.generation) continue; // cleared meanwhile: pending is the new answer's
       }
@@ -194,10 +209,17 @@ export class MapView {
     }
   }
 
+  /** The area drawn, as JSON (see setArea). */
+  private areaKey = '';
+
   /** Draws the query area (null clears it) and, if `fit`, frames it. */
   async setArea(polygon: Feature<Polygon> | null, fit: boolean): Promise<void> {
     this.touched.area = true;
-    (await this.source('area')).setData(polygon ?? EMPTY);
+    // Every setData redraws the map: skip it when the area drawn is already this one.
+    const key = JSON.stringify(polygon);
+    const source = await this.source('area');
+    if (key !== this.areaKey) source.setData(polygon ?? EMPTY);
+    this.areaKey = key;
     if (polygon && fit) this.fit(polygonBounds(polygon));
   }
 
@@ -207,8 +229,15 @@ export class MapView {
     if (bbox && fit) this.fit(bbox as [number, number, number, number]);
   }
 
+  /** Frames `[w, s, e, n]` (degrees); no-op when the view already frames it, as a move redraws the map. */
   fit([w, s, e, n]: [number, number, number, number]): void {
-    this.map.fitBounds([[w, s], [e, n]], { padding: 40, duration: 0, maxZoom: 17 });
+    const options = { padding: 40, maxZoom: 17 };
+    const camera = this.map.cameraForBounds([[w, s], [e, n]], options);
+    if (!camera?.center || camera.zoom === undefined) return;
+    const at = this.map.getCenter();
+    const to = LngLat.convert(camera.center);
+    const same = Math.abs(camera.zoom - this.map.getZoom()) < 1e-6 && Math.abs(to.lng - at.lng) < 1e-9 && Math.abs(to.lat - at.lat) < 1e-9;
+    if (!same) this.map.jumpTo(camera);
   }
 
   /** The current view, for links. */

@@ -1,9 +1,10 @@
-/** The framer on fake sources: real files cut into odd chunks, streams, broken frames, targeted reads. */
+/** The framer on fake sources (real files cut into odd chunks, streams, broken frames, targeted reads) and on a local File. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PbfFormatError, readFrames, readFramesAt, type Frame } from '../../workers/framer/framer';
-import type { Source } from '../../workers/source/source';
+import { FileSource, type Source } from '../../workers/source/source';
+import { BufferPool } from '../../workers/framer/buffers';
 import { DATA_DIR } from '../e2e/data';
 import { loadWasm } from './wasm';
 
@@ -88,5 +89,30 @@ describe('readFramesAt', () => {
     const frames = await all(readFrames(memorySource(malta)));
     const moved = { index: frames[3].index, offset: frames[3].offset + 1, size: frames[3].size };
     await expect(all(readFramesAt(memorySource(malta), [moved]))).rejects.toThrow(/changed since it was first read|corrupt BlobHeader|exceeds/);
+  });
+});
+
+describe('FileSource', () => {
+  it('streams a local file byte for byte, and the framer hands each consumed piece back for reuse', async () => {
+    const buffers = new BufferPool();
+    const handedBack: number[] = [];
+    const put = buffers.put.bind(buffers);
+    buffers.put = (buffer) => {
+      handedBack.push(buffer.byteLength);
+      put(buffer);
+    };
+    const frames = await all(readFrames(new FileSource(new File([malta], 'malta.osm.pbf')), { buffers }));
+    const reference = await all(readFrames(memorySource(malta)));
+    expect(frames.map((f) => [f.offset, f.size])).toEqual(reference.map((f) => [f.offset, f.size]));
+    frames.forEach((f, i) => expect(Buffer.from(f.blob).equals(Buffer.from(reference[i].blob))).toBe(true));
+    // Every 1 MiB piece but the ones still queued at the end comes back.
+    expect(handedBack.filter((n) => n >= 1 << 20).length).toBeGreaterThanOrEqual(Math.floor(malta.length / (1 << 20)) - 1);
+  });
+
+  it('reads a range exactly, and what remains of one past the end', async () => {
+    const source = new FileSource(new File([malta], 'malta.osm.pbf'));
+    const got = await source.read(123_456, 789_012);
+    expect(Buffer.from(got).equals(Buffer.from(malta.subarray(123_456, 123_456 + 789_012)))).toBe(true);
+    expect((await source.read(malta.length - 10, 100)).length).toBe(10);
   });
 });

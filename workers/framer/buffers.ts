@@ -5,7 +5,7 @@
  * the file (the 110 MB file peaked 1.4× the 6 MB one).
  */
 
-/** Most bytes kept in the free list; buffers handed back beyond it are left to the GC. */
+/** Most bytes kept in the free list. */
 const MAX_FREE_BYTES = 8 << 20;
 /** Sizes are rounded up to this, so a buffer fits many later Blobs. */
 const GRAIN = 64 << 10;
@@ -15,7 +15,7 @@ export class BufferPool {
   private freeBytes = 0;
 
   /** A view of `n` bytes on a free buffer (at most twice as large), or on a new one. */
-  get(n: number): Uint8Array {
+  get(n: number): Uint8Array<ArrayBuffer> {
     let best = -1;
     for (let i = 0; i < this.free.length; i++) {
       const size = this.free[i].byteLength;
@@ -27,10 +27,11 @@ export class BufferPool {
     return new Uint8Array(buffer, 0, n);
   }
 
-  /** Takes back a buffer nobody uses any more. */
+  /** Takes back a buffer nobody uses any more; past the cap the oldest free ones go to the GC, so the sizes kept follow the file. */
   put(buffer: ArrayBuffer): void {
-    if (buffer.byteLength === 0 || this.freeBytes + buffer.byteLength > MAX_FREE_BYTES) return;
+    if (buffer.byteLength === 0 || buffer.byteLength > MAX_FREE_BYTES) return;
     this.free.push(buffer);
     this.freeBytes += buffer.byteLength;
+    while (this.freeBytes > MAX_FREE_BYTES) this.freeBytes -= this.free.shift()!.byteLength;
   }
 }

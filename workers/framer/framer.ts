@@ -70,13 +70,14 @@ class ChunkReader {
     }
   }
 
-  private streamed: AsyncIterator<Uint8Array> | null = null;
+  /** The source's front-to-back pieces, once that read has started. */
+  streamed: AsyncIterator<Uint8Array> | null = null;
 
   /** The next chunk in file order, or null at the end of the file. */
   async nextChunk(): Promise<Uint8Array | null> {
     if (this.source.stream) {
       // A source read front to back: its pieces, whatever their size.
-      this.streamed ??= this.source.stream(this.opts.signal)[Symbol.asyncIterator]();
+      this.streamed ??= this.source.stream(this.opts.signal, this.opts.buffers)[Symbol.asyncIterator]();
       const { done, value } = await this.streamed.next();
       if (done) return null;
       this.bytesRead += value.length;
@@ -169,7 +170,8 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
  *   start with an OSMHeader, or a file truncated inside a frame; the source's own errors pass through.
  */
 export async function* readFrames(source: Source, options: FramerOptions = {}): AsyncGenerator<Frame> {
-  const bytes = new ByteQueue(new ChunkReader(source, { chunkSize: 4 << 20, readAhead: 2, ...options }), options.buffers ?? new BufferPool());
+  const buffers = options.buffers ?? new BufferPool();
+  const bytes = new ByteQueue(new ChunkReader(source, { chunkSize: 4 << 20, readAhead: 2, ...options, buffers }), buffers);
   if (source.size === 0) throw new PbfFormatError('the file is empty', 0, 0);
   const sniffLength = Number.isFinite(source.size) ? Math.min(512, source.size) : 512;
   for (let index = 0; ; index++) {
@@ -204,8 +206,9 @@ export async function* readFrames(source: Source, options: FramerOptions = {}): 
 
 /**
  * The unread bytes of a file as the chunks it arrived in. Each Blob is copied once, straight
- * from the chunks into its own buffer (which goes to a decode worker); chunks are dropped as
- * soon as they are consumed. (Merging chunks first made twice the garbage.)
+ * from the chunks into its own buffer (which goes to a decode worker); a streamed piece goes back
+ * to the buffer pool as soon as it is consumed (each has its buffer to itself: see
+ * `Source.stream`), so the next piece or Blob reuses it. (Merging chunks first made twice the garbage.)
  */
 class ByteQueue {
   private chunks: Uint8Array[] = [];
@@ -262,7 +265,9 @@ class ByteQueue {
       }
     }
     if (consume) {
-      this.chunks.splice(0, chunk);
+      // Views of consumed chunks (peek's) do not outlive the synchronous code that asked for them.
+      const consumed = this.chunks.splice(0, chunk);
+      if (this.reader.streamed) for (const c of consumed) this.buffers.put(c.buffer as ArrayBuffer);
       this.pos = pos;
       this.available -= n;
       this.offset += n;

@@ -1,3 +1,5 @@
+import type { BufferPool } from '../framer/buffers';
+
 /**
  * Where PBF bytes come from. One interface for a local `File` and for an HTTP URL read with
  * Range requests (RFC 7233), so the framer and everything after it need not know which.
@@ -19,9 +21,10 @@ export interface Source {
   /**
    * Present when the whole file is best read front to back (a local file), or can only be (an
    * HTTP server that ignores Range): its chunks in order. The framer then uses this instead of
-   * {@link Source.read} for a full read.
+   * {@link Source.read} for a full read. Each piece has its buffer to itself, so the reader may
+   * put it in `buffers` once consumed; a source may read pieces into buffers taken from there.
    */
-  readonly stream?: (signal?: AbortSignal) => AsyncIterable<Uint8Array>;
+  readonly stream?: (signal?: AbortSignal, buffers?: BufferPool) => AsyncIterable<Uint8Array>;
   /** Whether {@link Source.read} works (false for an HTTP server that ignores Range). */
   readonly seekable: boolean;
   /** Request counters, for sources that make requests. */
@@ -55,33 +58,61 @@ export class FileSource implements Source {
 
   async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
-    let at = 0;
+    const reader = this.file.slice(offset, offset + out.length).stream().getReader({ mode: 'byob' });
     try {
-      for await (const piece of this.pieces(this.file.slice(offset, offset + out.length), signal)) {
-        out.set(piece, at);
-        at += piece.length;
-      }
+      const { view, filled } = await fillFrom(reader, out, signal);
+      if (filled !== view.length) throw new Error(`the file ended after ${filled} of ${view.length} bytes`);
+      return view;
     } catch (e) {
-      throw this.fail(offset + at, e);
-    }
-    return out;
-  }
-
-  readonly stream = (signal?: AbortSignal): AsyncIterable<Uint8Array> => this.pieces(this.file, signal);
-
-  private async *pieces(blob: Blob, signal?: AbortSignal): AsyncIterable<Uint8Array> {
-    const reader = blob.stream().getReader();
-    try {
-      for (;;) {
-        if (signal?.aborted) throw signal.reason;
-        const { done, value } = await reader.read();
-        if (done) return;
-        yield value;
-      }
+      throw signal?.aborted ? e : this.fail(offset, e);
     } finally {
       reader.releaseLock();
     }
   }
+
+  /**
+   * The file front to back in pieces of {@link PIECE_BYTES}, read straight into buffers from
+   * `buffers` (BYOB): with the framer handing consumed pieces back, reading a file makes no garbage.
+   */
+  async *stream(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
+    const reader = this.file.stream().getReader({ mode: 'byob' });
+    let at = 0;
+    try {
+      for (;;) {
+        const { view, filled } = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal);
+        at += filled;
+        if (filled > 0) yield view.subarray(0, filled);
+        if (filled < view.length) return;
+      }
+    } catch (e) {
+      throw signal?.aborted ? e : this.fail(at, e);
+    } finally {
+      reader.releaseLock();
+    }
+  }
+}
+
+/** Bytes per piece of a local file's front-to-back read (Chromium hands out at most 64 KiB per read: a piece gathers several). */
+const PIECE_BYTES = 1 << 20;
+
+/**
+ * Reads from a byte stream into `into` until it is full or the stream ends. BYOB reads move the
+ * buffer on each read, so the filled bytes come back as `view`, on the buffer that now holds them.
+ */
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<{ view: Uint8Array<ArrayBuffer>; filled: number }> {
+  let view = into;
+  let filled = 0;
+  const length = into.length; // `into` itself reads as empty once its buffer has moved
+  while (filled < length) {
+    if (signal?.aborted) throw signal.reason;
+    const { done, value } = await reader.read<Uint8Array<ArrayBuffer>>(view.subarray(filled));
+    if (value) {
+      view = new Uint8Array(value.buffer, value.byteOffset - filled, length);
+      filled += value.length;
+    }
+    if (done) break;
+  }
+  return { view, filled };
 }
 
 /** Counters of an HTTP source, for the progress line. */
