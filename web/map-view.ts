@@ -25,6 +25,8 @@ const MAX_FEATURES_PER_UPDATE = 20_000;
 /**
  * Past this many matches they are clustered below zoom 13: 400 000 dots in one view make tiles
  * whose arrival blocks the page for 0.2–0.5 s at every update, and nobody can tell them apart.
+ * It equals the assembler's MAX_SHAPES: larger answers come as points only (clustering takes
+ * points), smaller ones with their ways' lines and areas.
  */
 const CLUSTER_ABOVE = 10_000;
 
@@ -33,6 +35,9 @@ async function loadLand(): Promise<FeatureCollection> {
   const topology = (await import('world-atlas/land-50m.json')).default as unknown as Topology;
   return feature(topology, topology.objects.land) as unknown as FeatureCollection;
 }
+
+/** The layers a click opens a popup (or a cluster) from, the topmost first. */
+const CLICKABLE = ['matches', 'match-clusters', 'match-lines', 'match-area-outlines', 'match-areas'];
 
 function offlineStyle(): StyleSpecification {
   return {
@@ -50,6 +55,29 @@ function offlineStyle(): StyleSpecification {
       { id: 'header-bbox', type: 'line', source: 'header-bbox', paint: { 'line-color': '#6e7781', 'line-width': 1.5, 'line-dasharray': [3, 2] } },
       { id: 'area-fill', type: 'fill', source: 'area', paint: { 'fill-color': '#1f6feb', 'fill-opacity': 0.08 } },
       { id: 'area-outline', type: 'line', source: 'area', paint: { 'line-color': '#1f6feb', 'line-width': 2 } },
+      // Ways with their geometry: areas filled with an outline, the rest as lines.
+      {
+        id: 'match-areas',
+        type: 'fill',
+        source: 'matches',
+        filter: ['in', ['geometry-type'], ['literal', ['Polygon', 'MultiPolygon']]],
+        paint: { 'fill-color': '#d1242f', 'fill-opacity': 0.18 },
+      },
+      {
+        id: 'match-area-outlines',
+        type: 'line',
+        source: 'matches',
+        filter: ['in', ['geometry-type'], ['literal', ['Polygon', 'MultiPolygon']]],
+        paint: { 'line-color': '#d1242f', 'line-width': 1.5 },
+      },
+      {
+        id: 'match-lines',
+        type: 'line',
+        source: 'matches',
+        filter: ['in', ['geometry-type'], ['literal', ['LineString', 'MultiLineString']]],
+        layout: { 'line-cap': 'round', 'line-join': 'round' },
+        paint: { 'line-color': '#d1242f', 'line-width': ['interpolate', ['linear'], ['zoom'], 10, 2, 16, 4] },
+      },
       {
         // Large answers are drawn clustered below zoom 13 (see CLUSTER_ABOVE).
         id: 'match-clusters',
@@ -68,7 +96,7 @@ function offlineStyle(): StyleSpecification {
         id: 'matches',
         type: 'circle',
         source: 'matches',
-        filter: ['!', ['has', 'point_count']],
+        filter: ['all', ['!', ['has', 'point_count']], ['==', ['geometry-type'], 'Point']],
         paint: {
           'circle-radius': ['interpolate', ['linear'], ['zoom'], 4, 3, 14, 6],
           'circle-color': ['match', ['get', 'type'], 'way', '#d1242f', '#8250df'],
@@ -106,13 +134,13 @@ export class MapView {
     void this.warmUp();
     void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
     this.map.on('click', (e) => {
-      const hit = this.map.queryRenderedFeatures(e.point, { layers: ['matches', 'match-clusters'] })[0];
+      const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
       const type = hit?.properties.type;
-      if (type === 'node' || type === 'way') onMatch(type, Number(hit.properties.id));
+      if (type === 'node' || type === 'way' || type === 'relation') onMatch(type, Number(hit.properties.id));
       else if (hit) this.map.easeTo({ center: e.lngLat, zoom: this.map.getZoom() + 2 }); // a cluster
       else onPick(e.lngLat.lat, e.lngLat.lng);
     });
-    for (const layer of ['matches', 'match-clusters']) {
+    for (const layer of CLICKABLE) {
       this.map.on('mouseenter', layer, () => (this.map.getCanvas().style.cursor = 'pointer'));
       this.map.on('mouseleave', layer, () => (this.map.getCanvas().style.cursor = ''));
     }
@@ -127,11 +155,14 @@ export class MapView {
     const [area, matches] = await Promise.all([this.source('area'), this.source('matches')]);
     const c = this.map.getCenter();
     const point = (properties: Record<string, unknown>): Feature => ({ type: 'Feature', properties, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } });
+    const ring: [number, number][] = [[c.lng, c.lat], [c.lng + 0.1, c.lat], [c.lng, c.lat + 0.1], [c.lng, c.lat]];
+    const line: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'LineString', coordinates: ring.slice(0, 2) } };
+    const polygon: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'Polygon', coordinates: [ring] } };
     // Only sources no query has set yet (this runs after a tick or two).
     if (!this.touched.area) void area.setData(bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]));
     if (!this.touched.matches) {
-      // A node, a way and a cluster (as the clustered source marks them: `point_count`).
-      void matches.setData({ type: 'FeatureCollection', features: [point({ type: 'node' }), point({ type: 'way' }), point({ point_count: 2 })] });
+      // A node, a way, a line, an area and a cluster (as the clustered source marks them: `point_count`).
+      void matches.setData({ type: 'FeatureCollection', features: [point({ type: 'node' }), point({ type: 'way' }), line, polygon, point({ point_count: 2 })] });
       this.matchesDrawn = true;
     }
     await this.map.once('idle');

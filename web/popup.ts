@@ -70,5 +70,24 @@ export function popupContent(match: Match): HTMLElement {
     }
   }
   root.append(table);
+  if (match.problem) {
+    const problem = document.createElement('p');
+    problem.className = 'problem';
+    problem.textContent = `${match.problem}: drawn as its ways`;
+    root.append(problem);
+  }
+  if (match.members?.length) {
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = `${match.members.length} members`;
+    const list = document.createElement('ol');
+    for (const [t, id, role] of match.members.slice(0, 500)) {
+      const item = document.createElement('li');
+      item.textContent = `${['node', 'way', 'relation'][t]} ${id}${role ? ` as ${role}` : ''}`;
+      list.append(item);
+    }
+    details.append(summary, list);
+    root.append(details);
+  }
   return root;
 }

@@ -24,21 +24,30 @@ export interface RunHandlers {
  */
 export type RunResult = RunEnd & { count: number; wasmBytes: number; replaced?: boolean };
 
-const TYPES = ['node', 'way'] as const;
+const TYPES = ['node', 'way', 'relation'] as const;
 
-/** The query worker's numeric map changes as GeoJSON Point Features (RFC 7946) with properties `{type, id}`. */
+/**
+ * The query worker's numeric map changes (see `QueryAssembler.drainChanges` and the Rust
+ * `Shape::encode`) as GeoJSON Features (RFC 7946) with properties `{type, id}`.
+ */
 export function mapChanges(numbers: Float64Array): { remove: number[]; add: GeoJSON.Feature[] } {
   const removing = numbers[0];
   const remove = Array.from(numbers.subarray(1, 1 + removing));
   const add: GeoJSON.Feature[] = [];
-  for (let i = 1 + removing; i + 2 < numbers.length; i += 3) {
-    const fid = numbers[i];
-    add.push({
-      type: 'Feature',
-      id: fid,
-      properties: { type: TYPES[fid % 4], id: Math.floor(fid / 4) },
-      geometry: { type: 'Point', coordinates: [numbers[i + 1], numbers[i + 2]] },
-    });
+  let i = 1 + removing;
+  const position = (): [number, number] => [numbers[i++], numbers[i++]];
+  const list = <T>(item: () => T): T[] => Array.from({ length: numbers[i++] }, item);
+  const line = () => list(position);
+  while (i < numbers.length) {
+    const fid = numbers[i++];
+    const kind = numbers[i++];
+    const geometry: GeoJSON.Geometry =
+      kind === 0 ? { type: 'Point', coordinates: position() }
+      : kind === 1 ? { type: 'LineString', coordinates: line() }
+      : kind === 2 ? { type: 'Polygon', coordinates: list(line) }
+      : kind === 3 ? { type: 'MultiLineString', coordinates: list(line) }
+      : { type: 'MultiPolygon', coordinates: list(() => list(line)) };
+    add.push({ type: 'Feature', id: fid, properties: { type: TYPES[fid % 4], id: Math.floor(fid / 4) }, geometry });
   }
   return { remove, add };
 }

@@ -26,7 +26,7 @@ function answer(req: DecodeRequest): { result: DecodeResult; transfer: Transfera
   const bytes = req.blob;
   if (req.call === 'header') return { result: { call: 'header', job: req.job, result: JSON.parse(readHeader(bytes)) }, transfer: [] };
   if (!scanner) throw new Error('no query was set before the first blob');
-  const out = own(req.call === 'scan' ? scanner.scan(bytes) : scanner.locate(bytes, req.wanted));
+  const out = own(req.call === 'scan' ? scanner.scan(bytes) : req.ways ? scanner.locateWays(bytes, req.wanted) : scanner.locate(bytes, req.wanted));
   const result: DecodeResult = req.call === 'scan' ? { call: 'scan', job: req.job, result: out } : { call: 'locate', job: req.job, result: out };
   return { result, transfer: [out] };
 }

@@ -2,9 +2,12 @@
  * Runs one query inside the query worker: source → framer → pool of decode workers →
  * assembler (Rust, in this worker's Wasm instance). The page is told only what changed.
  *
- * A read happens in up to two passes. The first reads every blob in file order. When the
+ * A read happens in up to three passes. The first reads every blob in file order. When the
  * query's area held more node locations than the assembler keeps, a second, targeted pass
- * reads only the blobs whose node-id range and bbox can hold a node of a candidate way.
+ * reads only the blobs whose node-id range and bbox can hold a node of a candidate way. Once
+ * the matching ways are known, a geometry pass reads only the blobs whose node-id range holds
+ * a node of theirs lying outside the area (their full geometry is drawn, not clipped). Before
+ * the second pass, a member read fetches the member ways of candidate relations.
  * On an error or a cancel, what was found so far stays in the assembler.
  */
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
@@ -20,8 +23,8 @@ export interface RunCallbacks {
   onBlob?: () => void;
 }
 
-/** `[index, offset, size, from, to]` per blob, as `QueryAssembler.planSecondRead` gives it. */
-function secondReadFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
+/** `[index, offset, size, from, to]` per blob, as `QueryAssembler.planSecondRead` and `planGeometryRead` give it. */
+function plannedFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
   const frames = [];
   for (let i = 0; i < plan.length; i += 5) {
     frames.push({ index: plan[i], offset: plan[i + 1], size: plan[i + 2], from: plan[i + 3], to: plan[i + 4] });
@@ -85,6 +88,7 @@ export async function runQuery(
     callbacks.onBlob?.();
   };
   const options = { ...source.readOptions, ...framerOptions, signal: stop.signal };
+  let finished = false;
   try {
     await source.open(stop.signal);
     progress.totalBytes = source.size;
@@ -101,14 +105,25 @@ export async function runQuery(
       } // unknown frame types are skipped, as the spec says
     }
     await Promise.all(decoding);
-    if (!failure && !stop.signal.aborted) await secondRead(source, pool, assembler, options, progress, report, track, fail);
+    const reread = (plan: Float64Array, add: (index: number, found: Uint8Array) => void, ways = false) =>
+      targetedRead(source, pool, plan, assembler.wanted(), add, options, progress, report, track, fail, ways);
+    if (!failure && !stop.signal.aborted) await reread(assembler.planMemberRead(), (i, found) => assembler.addMemberWays(i, found), true);
     await Promise.all(decoding);
+    if (!failure && !stop.signal.aborted) await reread(assembler.planSecondRead(), (i, found) => assembler.addLocations(i, found));
+    await Promise.all(decoding);
+    assembler.finish();
+    finished = true;
+    if (!failure && !stop.signal.aborted) {
+      await reread(assembler.planGeometryRead(), (i, found) => assembler.addWayLocations(i, found));
+      await Promise.all(decoding);
+      if (!failure && !stop.signal.aborted) assembler.finishGeometry();
+    }
   } catch (e) {
     fail(e);
     await Promise.allSettled(decoding);
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    assembler.finish();
+    if (!finished) assembler.finish();
     callbacks.onBlob?.();
     report();
   }
@@ -117,27 +132,32 @@ export async function runQuery(
   return progress;
 }
 
-/** The targeted second read: only the blobs that can hold a missing node location. */
-async function secondRead(
+/**
+ * A targeted read: only the blobs `plan` names (see {@link plannedFrames}), each asked for its
+ * slice of `wanted` ids (nodes, or with `ways` ways); what a decode worker finds goes to `add`.
+ */
+async function targetedRead(
   source: Source,
   pool: DecodePool,
-  assembler: QueryAssembler,
+  plan: Float64Array,
+  wanted: Float64Array,
+  add: (index: number, found: Uint8Array) => void,
   options: FramerOptions,
   progress: Progress,
   report: () => void,
   track: (job: Promise<void>) => void,
   fail: (e: unknown) => void,
+  ways: boolean,
 ): Promise<void> {
-  const wantedFrames = secondReadFrames(assembler.planSecondRead());
+  const wantedFrames = plannedFrames(plan);
   if (wantedFrames.length === 0) return;
-  const wanted = assembler.wanted();
   const byOffset = new Map(wantedFrames.map((f) => [f.offset, f]));
   for await (const frame of readFramesAt(source, wantedFrames, options)) {
     if (options.signal?.aborted) break;
     const f = byOffset.get(frame.offset)!;
     await pool.waitForSpace();
-    const job = pool.locate(frame, wanted.slice(f.from, f.to)).then((found) => {
-      assembler.addLocations(frame.index, new Uint8Array(found));
+    const job = pool.locate(frame, wanted.slice(f.from, f.to), ways).then((found) => {
+      add(frame.index, new Uint8Array(found));
       progress.blobsReread++;
       report();
     });

@@ -45,11 +45,15 @@ export interface HeaderInfo {
 
 /** A match as the map and list show it (degrees WGS84). */
 export interface Match {
-  type: 'node' | 'way';
+  type: 'node' | 'way' | 'relation';
   id: number;
   lat: number;
   lon: number;
   tags: Tag[];
+  /** A relation's members: [type (0 node, 1 way, 2 relation), id, role]. */
+  members?: [number, number, string][];
+  /** Why its geometry could not be built (a broken multipolygon), if so. */
+  problem?: string;
 }
 
 /** Where a run is; sizes in bytes, times in milliseconds. */

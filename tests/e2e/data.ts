@@ -22,10 +22,14 @@ export interface ListedQuery {
 
 export const QUERIES: ListedQuery[] = JSON.parse(readFileSync(resolve(here, '../queries.json'), 'utf8'));
 
-/** The expected answer: `{nodes, ways, count}` from `expected/`, or just a count. */
-export function expectedAnswer(q: ListedQuery): { nodes?: number[]; ways?: number[]; count: number } {
+/**
+ * The expected answer: `{nodes, ways, relations, count}` from `expected/with-relations/` (count
+ * with relations), or just a count.
+ */
+export function expectedAnswer(q: ListedQuery): { nodes?: number[]; ways?: number[]; relations?: number[]; count: number } {
   if (!q.expected) return { count: q.count! };
-  return JSON.parse(readFileSync(join(DATA_DIR, 'expected', q.expected), 'utf8'));
+  const answer = JSON.parse(readFileSync(join(DATA_DIR, 'expected', 'with-relations', q.expected), 'utf8'));
+  return { ...answer, count: answer.count_with_relations };
 }
 
 /** The URL search string of a listed query (without `src`). */

@@ -45,7 +45,7 @@ for (const mode of MODES) {
       await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url(mode, q.file))}`);
       await expect(status(page)).toHaveText('done', { timeout: 60_000 });
       await expect(count(page)).toHaveText(String(want.count));
-      const ids = [...want.nodes!.map((id) => `node ${id}`), ...want.ways!.map((id) => `way ${id}`)].sort();
+      const ids = [...want.nodes!.map((id) => `node ${id}`), ...want.ways!.map((id) => `way ${id}`), ...want.relations!.map((id) => `relation ${id}`)].sort();
       expect(await listedIds(page), `${q.file} ${q.q}`).toEqual(ids);
       const stats = page.locator('#stats');
       if (mode.startsWith('no-range')) await expect(stats).toContainText('the server has no Range support');
@@ -90,7 +90,7 @@ test('a link made from a local file names the file and runs once it is opened', 
   await expect(other.getByLabel('Tags')).toHaveValue('shop');
   await other.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
   await expect(other.getByTestId('status')).toHaveText('done');
-  await expect(other.getByTestId('result-count')).toHaveText('498');
+  await expect(other.getByTestId('result-count')).toHaveText('501');
 });
 
 test('a link to over 100 MB on another origin asks first, naming the host and size', async ({ page }) => {

@@ -18,8 +18,8 @@ for (const q of QUERIES) {
     await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, q.file));
     await expect(status(page)).toHaveText('done', { timeout: 150_000 });
     await expect(count(page)).toHaveText(String(want.count));
-    if (want.nodes && want.ways) {
-      const ids = [...want.nodes.map((id) => `node ${id}`), ...want.ways.map((id) => `way ${id}`)].sort();
+    if (want.nodes && want.ways && want.relations) {
+      const ids = [...want.nodes.map((id) => `node ${id}`), ...want.ways.map((id) => `way ${id}`), ...want.relations.map((id) => `relation ${id}`)].sort();
       expect(await listedIds(page)).toEqual(ids);
     }
     const name = `${q.file.replace(/\.osm\.pbf$/, '')}-${q.q.replace(/[^a-z0-9]+/gi, '_')}.png`;
@@ -76,7 +76,7 @@ test('the form runs a new query on the file already open, and the URL follows it
   await page.getByLabel('Tags').fill('shop');
   await page.getByRole('button', { name: 'Run query' }).click();
   await expect(status(page)).toHaveText('done');
-  await expect(count(page)).toHaveText('498');
+  await expect(count(page)).toHaveText('501');
   expect(new URL(page.url()).searchParams.get('q')).toBe('shop');
   await page.goBack();
   await expect(page.getByLabel('Tags')).toHaveValue('amenity=cafe');

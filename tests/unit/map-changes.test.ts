@@ -3,12 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { mapChanges } from '../../workers/client';
 
 describe('mapChanges', () => {
-  it('reads removals, then features to add with their type and id from the feature id', () => {
-    const { remove, add } = mapChanges(new Float64Array([2, 40, 41, 4 * 123 + 1, 24.9, 60.1, 4 * 7, -1.5, 51]));
+  it('reads removals, then features to add with their geometry, type and id', () => {
+    const way = 4 * 123 + 1;
+    const area = 4 * 9 + 1;
+    const relation = 4 * 5 + 2;
+    const ring = [4, 0, 0, 1, 0, 1, 1, 0, 0];
+    const numbers = [2, 40, 41, way, 1, 2, 24.9, 60.1, 25, 60.2, 4 * 7, 0, -1.5, 51, area, 2, 1, ...ring, relation, 4, 2, 1, ...ring, 1, ...ring];
+    const { remove, add } = mapChanges(new Float64Array(numbers));
+    const square = [[0, 0], [1, 0], [1, 1], [0, 0]];
     expect(remove).toEqual([40, 41]);
     expect(add).toEqual([
-      { type: 'Feature', id: 493, properties: { type: 'way', id: 123 }, geometry: { type: 'Point', coordinates: [24.9, 60.1] } },
+      { type: 'Feature', id: way, properties: { type: 'way', id: 123 }, geometry: { type: 'LineString', coordinates: [[24.9, 60.1], [25, 60.2]] } },
       { type: 'Feature', id: 28, properties: { type: 'node', id: 7 }, geometry: { type: 'Point', coordinates: [-1.5, 51] } },
+      { type: 'Feature', id: area, properties: { type: 'way', id: 9 }, geometry: { type: 'Polygon', coordinates: [square] } },
+      { type: 'Feature', id: relation, properties: { type: 'relation', id: 5 }, geometry: { type: 'MultiPolygon', coordinates: [[square], [square]] } },
     ]);
     expect(mapChanges(new Float64Array([0]))).toEqual({ remove: [], add: [] });
   });

@@ -5,6 +5,10 @@
 //! - A way whose tags match is placed at the mean of its nodes that lie in the area, and
 //!   matches when there is at least one (a node missing from the file is not in the area).
 //!   With `LocationsOnWays` the block already placed it.
+//! - A relation whose tags match matches when one of its node members, or a node of one of its
+//!   way members, lies in the area (member relations are listed, not followed); with no area,
+//!   when one of those nodes is in the file (as libosmium-based answers count). Member ways that do not match themselves are found by a member read
+//!   ([`Assembler::member_read`]) of the blobs whose way-id range holds them.
 //! - An id met more than once (overlapping extracts concatenated) is answered from the copy in
 //!   the latest blob in file order, for matches and node locations alike, whatever the order in
 //!   which the blobs were decoded.
@@ -14,6 +18,12 @@
 //! first read is over, [`Assembler::second_read`] names the few blobs whose id range and bbox can
 //! hold a node of a candidate way; their locations come back through [`Assembler::add_locations`].
 //! Lookups by id are O(log n).
+//!
+//! Geometry ([`crate::geometry`]): once the ways that match are known ([`Assembler::finish`]),
+//! [`Assembler::geometry_read`] names the blobs whose id range holds a node of a matched way
+//! that is not located yet (outside the area), their locations come back through
+//! [`Assembler::add_way_locations`], and [`Assembler::finish_geometry`] gives every matched way
+//! its full `LineString` or `Polygon`. Answers over [`MAX_SHAPES`] matches keep ways as points.
 //!
 //! The assembler also keeps what the page shows: a queue of changes for the map
 //! ([`Assembler::drain_changes`]) and the matches sorted by label, then type and id
@@ -25,7 +35,8 @@ use crate::locations::LocationStore;
 use serde::Serialize;
 
 use crate::area::AreaTest;
-use crate::scan::{BlockScan, BlockSummary, Counts, Tag};
+use crate::geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
+use crate::scan::{BlockScan, BlockSummary, Counts, Member, Tag};
 
 /// The kind of a matched element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -33,6 +44,7 @@ use crate::scan::{BlockScan, BlockSummary, Counts, Tag};
 pub enum ElementType {
     Node,
     Way,
+    Relation,
 }
 
 impl ElementType {
@@ -41,6 +53,7 @@ impl ElementType {
         match self {
             ElementType::Node => "node",
             ElementType::Way => "way",
+            ElementType::Relation => "relation",
         }
     }
 
@@ -59,6 +72,12 @@ pub struct Match {
     pub lat: f64,
     pub lon: f64,
     pub tags: Vec<Tag>,
+    /// A relation's members: `(type, id, role)`, type 0 node, 1 way, 2 relation.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<Member>,
+    /// Why its geometry could not be built (a broken multipolygon), if so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
 }
 
 /// One OSMData blob as the first read saw it: where it is in the file (bytes) and what it holds.
@@ -75,6 +94,10 @@ pub struct BlobEntry {
 /// Node locations kept by default: 4 M (64 MiB of payload). A 1000 m circle in a city holds
 /// tens of thousands; a whole country file holds far more, and then the second read takes over.
 pub const DEFAULT_LOCATION_BUDGET: usize = 4_000_000;
+
+/// Answers up to this many matches get the ways' full geometry; larger ones keep ways as points
+/// (the page clusters them, and 400 000 building outlines would not stay fluid).
+pub const MAX_SHAPES: usize = 10_000;
 
 /// What the map and list were last told about one match.
 #[derive(Default)]
@@ -100,6 +123,20 @@ struct WayEntry {
     /// Placed by its own block (LocationsOnWays): never recomputed.
     fixed: bool,
     position: Option<[f64; 2]>,
+    /// Its full geometry, once known (at once with LocationsOnWays, else by `finish_geometry`).
+    shape: Option<Shape>,
+    shown: Shown,
+}
+
+struct RelationEntry {
+    blob: u32,
+    tags: Vec<Tag>,
+    members: Vec<Member>,
+    matched: bool,
+    /// Mean `[lat, lon]` (degrees) of its members' nodes in the area (None when none is known).
+    position: Option<[f64; 2]>,
+    shape: Option<Shape>,
+    problem: Option<String>,
     shown: Shown,
 }
 
@@ -108,7 +145,7 @@ struct WayEntry {
 pub struct SecondRead {
     /// Blobs whose id range holds a wanted id and whose bbox meets the area, in file order.
     pub blobs: Vec<BlobEntry>,
-    /// Node ids the candidate ways reference, ascending, without repeats.
+    /// Ids wanted (nodes, or ways for the member read), ascending, without repeats.
     pub wanted: Vec<i64>,
 }
 
@@ -119,7 +156,12 @@ pub struct Assembler {
     blobs: Vec<BlobEntry>,
     nodes: FxHashMap<i64, NodeEntry>,
     ways: FxHashMap<i64, WayEntry>,
+    relations: FxHashMap<i64, RelationEntry>,
+    /// Node refs of member ways that are not candidates themselves: `(blob, refs)`.
+    member_ways: MemberWays,
     locations: LocationStore,
+    /// Locations of matched ways' nodes outside the area, from the geometry read.
+    outside: LocationStore,
     budget: usize,
     overflowed: bool,
     queue: Vec<(ElementType, i64)>,
@@ -140,7 +182,10 @@ impl Assembler {
             blobs: Vec::new(),
             nodes: FxHashMap::default(),
             ways: FxHashMap::default(),
+            relations: FxHashMap::default(),
+            member_ways: FxHashMap::default(),
             locations: LocationStore::default(),
+            outside: LocationStore::default(),
             budget,
             overflowed: false,
             queue: Vec::new(),
@@ -200,9 +245,33 @@ impl Assembler {
                 mean_location(&mut self.locations, &w.refs)
             };
             let drawn = position.is_some();
-            self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, refs: w.refs, fixed, position, shown });
+            let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
+            self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, refs: w.refs, fixed, position, shape, shown });
             self.changed(ElementType::Way, w.id, drawn);
         }
+        for r in scan.relations {
+            let Some(shown) = self.replaceable(ElementType::Relation, r.id, index) else { continue };
+            let was = shown.sent;
+            let entry = RelationEntry { blob: index, tags: r.tags, members: r.members, matched: false, position: None, shape: None, problem: None, shown };
+            self.relations.insert(r.id, entry);
+            if was {
+                self.changed(ElementType::Relation, r.id, false); // placed again by finish()
+            }
+        }
+    }
+
+    /// The display state of `(t, id)`, if held.
+    fn shown_mut(&mut self, t: ElementType, id: i64) -> Option<&mut Shown> {
+        match t {
+            ElementType::Node => self.nodes.get_mut(&id).map(|e| &mut e.shown),
+            ElementType::Way => self.ways.get_mut(&id).map(|e| &mut e.shown),
+            ElementType::Relation => self.relations.get_mut(&id).map(|e| &mut e.shown),
+        }
+    }
+
+    /// The node refs of way `id`, if known (a candidate way, or a member way read for a relation).
+    fn way_refs(&self, id: i64) -> Option<&[i64]> {
+        way_refs(&self.ways, &self.member_ways, id)
     }
 
     /// Whether blob `index`'s copy of `(t, id)` replaces what is held (no copy, or one from an
@@ -211,6 +280,7 @@ impl Assembler {
         let held = match t {
             ElementType::Node => self.nodes.get_mut(&id).map(|e| (e.blob, &mut e.shown)),
             ElementType::Way => self.ways.get_mut(&id).map(|e| (e.blob, &mut e.shown)),
+            ElementType::Relation => self.relations.get_mut(&id).map(|e| (e.blob, &mut e.shown)),
         };
         match held {
             None => Some(Shown::default()),
@@ -225,13 +295,12 @@ impl Assembler {
 
     /// Records that the match `(t, id)` changed; `drawn` is whether it is a match now.
     fn changed(&mut self, t: ElementType, id: i64, drawn: bool) {
-        let shown = match t {
-            ElementType::Node => &mut self.nodes.get_mut(&id).expect("just inserted").shown,
-            ElementType::Way => &mut self.ways.get_mut(&id).expect("just inserted").shown,
-        };
-        if shown.sent {
+        let shown = self.shown_mut(t, id).expect("just inserted");
+        let (was_sent, was_queued) = (shown.sent, shown.queued);
+        shown.sent = drawn;
+        shown.queued = was_queued || drawn;
+        if was_sent {
             self.removed.push(t.feature_id(id));
-            shown.sent = false;
             self.matched -= 1;
             if !drawn {
                 self.sorted_valid = false; // it leaves the list
@@ -241,10 +310,39 @@ impl Assembler {
         }
         if drawn {
             self.matched += 1;
-            shown.sent = true;
-            if !shown.queued {
-                shown.queued = true;
+            if !was_queued {
                 self.queue.push((t, id));
+            }
+        }
+    }
+
+    /// What the member read must fetch: the blobs whose way-id range holds a way member of a
+    /// candidate relation whose node refs are not known yet, or None.
+    pub fn member_read(&self) -> Option<SecondRead> {
+        let mut wanted: Vec<i64> = self
+            .relations
+            .values()
+            .flat_map(|r| r.members.iter().filter(|m| m.0 == 1).map(|m| m.1))
+            .filter(|&id| self.way_refs(id).is_none())
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return None;
+        }
+        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| b.summary.may_hold_way(&wanted)).copied().collect();
+        blobs.sort_by_key(|b| b.index);
+        Some(SecondRead { blobs, wanted })
+    }
+
+    /// Adds the member ways found by the member read in blob `index`: `(way id, node refs)`.
+    pub fn add_member_ways(&mut self, index: u32, found: Vec<(i64, Vec<i64>)>) {
+        for (id, refs) in found {
+            match self.member_ways.get(&id) {
+                Some((blob, _)) if *blob > index => {}
+                _ => {
+                    self.member_ways.insert(id, (index, refs));
+                }
             }
         }
     }
@@ -256,6 +354,15 @@ impl Assembler {
             return None;
         }
         let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed).flat_map(|w| w.refs.iter().copied()).collect();
+        for r in self.relations.values() {
+            for &(t, id, _) in &r.members {
+                match t {
+                    0 => wanted.push(id),
+                    1 => wanted.extend(self.member_ways.get(&id).map(|m| m.1.as_slice()).unwrap_or_default()),
+                    _ => {}
+                }
+            }
+        }
         wanted.sort_unstable();
         wanted.dedup();
         let mut blobs: Vec<BlobEntry> = self
@@ -298,6 +405,151 @@ impl Assembler {
                 self.changed(ElementType::Way, id, position.is_some());
             }
         }
+        let ids: Vec<i64> = self.relations.keys().copied().collect();
+        for id in ids {
+            // The area test and the position: the members' nodes that lie in the area.
+            let (mut lat, mut lon, mut n) = (0i64, 0i64, 0i64);
+            for &(t, member, _) in &self.relations[&id].members {
+                let refs: &[i64] = match t {
+                    0 => std::slice::from_ref(&member),
+                    1 => way_refs(&self.ways, &self.member_ways, member).unwrap_or_default(),
+                    _ => &[],
+                };
+                for &r in refs {
+                    if let Some((y, x)) = self.locations.get(r) {
+                        lat += y as i64;
+                        lon += x as i64;
+                        n += 1;
+                    }
+                }
+            }
+            let position = (n > 0).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7]);
+            let matched = n > 0;
+            let relation = self.relations.get_mut(&id).expect("listed");
+            if relation.matched != matched || relation.position != position {
+                relation.matched = matched;
+                relation.position = position;
+                self.changed(ElementType::Relation, id, matched);
+            }
+        }
+    }
+
+    /// What the geometry read must fetch: the blobs whose node-id range holds a node of a
+    /// matched way that is not located yet, or None when nothing is missing (or the answer is
+    /// over [`MAX_SHAPES`]). Call after [`Assembler::finish`].
+    pub fn geometry_read(&mut self) -> Option<SecondRead> {
+        if self.matched > MAX_SHAPES {
+            return None;
+        }
+        let mut wanted = Vec::new();
+        for w in self.ways.values().filter(|w| !w.fixed && w.position.is_some()) {
+            wanted.extend(w.refs.iter().copied().filter(|&r| self.locations.get(r).is_none() && self.outside.get(r).is_none()));
+        }
+        for r in self.relations.values().filter(|r| r.matched) {
+            for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
+                let refs = way_refs(&self.ways, &self.member_ways, member).unwrap_or_default();
+                wanted.extend(refs.iter().copied().filter(|&r| self.locations.get(r).is_none() && self.outside.get(r).is_none()));
+            }
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return None;
+        }
+        let mut blobs = self
+            .blobs
+            .iter()
+            .filter(|b| {
+                let s = &b.summary;
+                let first = wanted.partition_point(|&id| id < s.min_node_id);
+                s.has_nodes() && first < wanted.len() && wanted[first] <= s.max_node_id
+            })
+            .copied()
+            .collect::<Vec<_>>();
+        blobs.sort_by_key(|b| b.index);
+        Some(SecondRead { blobs, wanted })
+    }
+
+    /// Adds node locations found by the geometry read in blob `index`: `(id, lat_e7, lon_e7)`.
+    pub fn add_way_locations(&mut self, index: u32, found: &[(i64, i32, i32)]) {
+        let mut found = found.to_vec();
+        found.sort_by_key(|l| l.0);
+        self.outside.add(index, found.iter().map(|l| l.0).collect(), found.iter().map(|l| l.1).collect(), found.iter().map(|l| l.2).collect());
+    }
+
+    /// Gives every matched way its full geometry from the locations now known (nodes missing
+    /// from the file are left out); the ways go to the map's queue again. Does nothing for an
+    /// answer over [`MAX_SHAPES`].
+    pub fn finish_geometry(&mut self) {
+        if self.matched > MAX_SHAPES {
+            return;
+        }
+        let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed && w.position.is_some()).map(|(&id, _)| id).collect();
+        for id in ids {
+            let way = &self.ways[&id];
+            let mut vertices = Vec::with_capacity(way.refs.len());
+            for &r in &way.refs {
+                if let Some((y, x)) = self.locations.get(r).or_else(|| self.outside.get(r)) {
+                    vertices.push([y, x]);
+                }
+            }
+            let shape = way_shape(&way.tags, &way.refs, vertices);
+            let way = self.ways.get_mut(&id).expect("listed above");
+            if way.shape != shape {
+                way.shape = shape;
+                self.changed(ElementType::Way, id, true);
+            }
+        }
+        let ids: Vec<i64> = self.relations.iter().filter(|(_, r)| r.matched).map(|(&id, _)| id).collect();
+        for id in ids {
+            let (shape, problem) = self.relation_shape(id);
+            let relation = self.relations.get_mut(&id).expect("listed above");
+            if relation.shape != shape || relation.problem != problem {
+                relation.shape = shape;
+                relation.problem = problem;
+                self.changed(ElementType::Relation, id, true);
+            }
+        }
+    }
+
+    /// Relation `id`'s geometry from the locations now known, and why a multipolygon is
+    /// broken if it is (see [`crate::geometry`]).
+    fn relation_shape(&mut self, id: i64) -> (Option<Shape>, Option<String>) {
+        let r = &self.relations[&id];
+        let (locations, outside) = (&mut self.locations, &mut self.outside);
+        let mut ways: Vec<MemberWay> = Vec::new();
+        for (_, member, role) in r.members.iter().filter(|m| m.0 == 1) {
+            let Some(refs) = way_refs(&self.ways, &self.member_ways, *member) else { continue };
+            let vertices = refs.iter().map(|&n| locations.get(n).or_else(|| outside.get(n)).map(|(y, x)| [y, x])).collect();
+            ways.push(MemberWay { id: *member, role, refs, vertices });
+        }
+        let kind = r.tags.iter().find(|(k, _)| k == "type").map(|(_, v)| v.as_str());
+        let fallback = || member_lines(&ways).or_else(|| r.position.map(|[y, x]| Shape::Point([e7(y), e7(x)])));
+        if matches!(kind, Some("multipolygon" | "boundary")) {
+            match assemble_multipolygon(&ways) {
+                Ok(shape) => (Some(shape), None),
+                Err(why) => (fallback(), Some(format!("broken multipolygon: {why}"))),
+            }
+        } else {
+            (fallback(), None)
+        }
+    }
+
+    /// The shape the match `(t, id)` is drawn and exported with: its geometry when known, else
+    /// the point it is placed at. None when it is not a match.
+    pub fn shape(&self, t: ElementType, id: i64) -> Option<Shape> {
+        match t {
+            ElementType::Node => self.nodes.get(&id).map(|n| Shape::Point([e7(n.lat), e7(n.lon)])),
+            ElementType::Way => {
+                let w = self.ways.get(&id)?;
+                let [lat, lon] = w.position?;
+                Some(w.shape.clone().unwrap_or(Shape::Point([e7(lat), e7(lon)])))
+            }
+            ElementType::Relation => {
+                let r = self.relations.get(&id).filter(|r| r.matched)?;
+                r.shape.clone().or_else(|| r.position.map(|[lat, lon]| Shape::Point([e7(lat), e7(lon)])))
+            }
+        }
     }
 
     /// The match `(t, id)` if it is one now.
@@ -305,8 +557,14 @@ impl Assembler {
         let (lat, lon, tags) = match t {
             ElementType::Node => self.nodes.get(&id).map(|n| (n.lat, n.lon, &n.tags))?,
             ElementType::Way => self.ways.get(&id).and_then(|w| w.position.map(|[y, x]| (y, x, &w.tags)))?,
+            ElementType::Relation => {
+                let r = self.relations.get(&id).filter(|r| r.matched)?;
+                let [y, x] = r.position?;
+                let m = Match { element: t, id, lat: y, lon: x, tags: r.tags.clone(), members: r.members.clone(), problem: r.problem.clone() };
+                return Some(m);
+            }
         };
-        Some(Match { element: t, id, lat, lon, tags: tags.clone() })
+        Some(Match { element: t, id, lat, lon, tags: tags.clone(), members: Vec::new(), problem: None })
     }
 
     /// How many map changes wait to be drained.
@@ -315,34 +573,24 @@ impl Assembler {
     }
 
     /// The map's changes since the last call, at most `max` added features (the rest wait for
-    /// the next call), as numbers: `[r, r feature ids to remove, then (feature id, lon, lat)
-    /// for each feature to add]` (degrees WGS84), to apply in that order. A feature id is
-    /// [`ElementType::feature_id`]: the element's type and id can be read back from it.
+    /// the next call), as numbers: `[r, r feature ids to remove, then for each feature to add:
+    /// its feature id and its shape as [`Shape::encode`] writes it]` (degrees WGS84), to apply
+    /// in that order. A feature id is [`ElementType::feature_id`]: the element's type and id can
+    /// be read back from it.
     pub fn drain_changes(&mut self, max: usize) -> Vec<f64> {
         let take = self.queue.len().min(max);
-        let mut out = Vec::with_capacity(1 + self.removed.len() + take * 3);
+        let mut out = Vec::with_capacity(1 + self.removed.len() + take * 5);
         out.push(self.removed.len() as f64);
         out.extend(self.removed.drain(..).map(|fid| fid as f64));
         let rest = self.queue.split_off(take);
         for (t, id) in std::mem::replace(&mut self.queue, rest) {
-            let shown = match t {
-                ElementType::Node => &mut self.nodes.get_mut(&id).expect("queued").shown,
-                ElementType::Way => &mut self.ways.get_mut(&id).expect("queued").shown,
-            };
-            shown.queued = false;
-            if let Some([lat, lon]) = self.position(t, id) {
-                out.extend([t.feature_id(id) as f64, round7(lon), round7(lat)]);
+            self.shown_mut(t, id).expect("queued").queued = false;
+            if let Some(shape) = self.shape(t, id) {
+                out.push(t.feature_id(id) as f64);
+                shape.encode(&mut out);
             }
         }
         out
-    }
-
-    /// Where the match `(t, id)` is drawn, `[lat, lon]` in degrees, if it is one.
-    fn position(&self, t: ElementType, id: i64) -> Option<[f64; 2]> {
-        match t {
-            ElementType::Node => self.nodes.get(&id).map(|n| [n.lat, n.lon]),
-            ElementType::Way => self.ways.get(&id).and_then(|w| w.position),
-        }
     }
 
     /// `count` matches from position `start` in the stable order (label, then type and id),
@@ -358,7 +606,8 @@ impl Assembler {
             self.unsorted.clear();
             let nodes = self.nodes.keys().map(|&id| (ElementType::Node, id));
             let ways = self.ways.iter().filter(|(_, w)| w.position.is_some()).map(|(&id, _)| (ElementType::Way, id));
-            self.unsorted.extend(nodes.chain(ways));
+            let relations = self.relations.iter().filter(|(_, r)| r.matched).map(|(&id, _)| (ElementType::Relation, id));
+            self.unsorted.extend(nodes.chain(ways).chain(relations));
             self.sorted_valid = true;
         }
         if self.unsorted.is_empty() {
@@ -388,6 +637,7 @@ impl Assembler {
         let tags = match t {
             ElementType::Node => &self.nodes.get(&id)?.tags,
             ElementType::Way => &self.ways.get(&id)?.tags,
+            ElementType::Relation => &self.relations.get(&id)?.tags,
         };
         Some(label_of(tags))
     }
@@ -396,6 +646,14 @@ impl Assembler {
     pub fn all(&mut self) -> Vec<Match> {
         self.rows(0, usize::MAX)
     }
+}
+
+/// Node refs of member ways by id, with the blob each came from.
+type MemberWays = FxHashMap<i64, (u32, Vec<i64>)>;
+
+/// The node refs of way `id`: a candidate way's, or a member way's read for a relation.
+fn way_refs<'a>(ways: &'a FxHashMap<i64, WayEntry>, members: &'a MemberWays, id: i64) -> Option<&'a [i64]> {
+    ways.get(&id).map(|w| w.refs.as_slice()).or_else(|| members.get(&id).map(|m| m.1.as_slice()))
 }
 
 /// Mean `[lat, lon]` (degrees) of the referenced nodes whose location is held, or None.
@@ -417,10 +675,10 @@ pub fn label_of(tags: &[Tag]) -> String {
     }
 }
 
-/// A match as a GeoJSON Point Feature (RFC 7946) for the export: the tags, `osm_type` and
-/// `osm_id` as properties.
-pub fn point_feature(m: &Match) -> String {
-    let geometry = format!("{{\"type\":\"Point\",\"coordinates\":[{},{}]}}", round7(m.lon), round7(m.lat));
+/// A match as a GeoJSON Feature (RFC 7946) for the export, with `shape` as its geometry and the
+/// tags, `osm_type` and `osm_id` as properties.
+pub fn feature(m: &Match, shape: &Shape) -> String {
+    let geometry = shape.to_geojson();
     let mut props = serde_json::Map::new();
     for (k, v) in &m.tags {
         props.insert(k.clone(), v.clone().into());
@@ -431,9 +689,9 @@ pub fn point_feature(m: &Match) -> String {
     format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
 }
 
-/// Degrees to 7 decimals (OSM's precision) so JSON stays short.
-fn round7(deg: f64) -> f64 {
-    (deg * 1e7).round() / 1e7
+/// Degrees to 1e-7 degrees (OSM's precision), rounded.
+fn e7(deg: f64) -> i32 {
+    (deg * 1e7).round() as i32
 }
 
 #[cfg(test)]
@@ -462,7 +720,7 @@ mod tests {
             scan.nodes.push(MatchedNode { id, lat, lon, tags: tags(name) });
         }
         for &(id, refs) in ways {
-            scan.ways.push(WayCandidate { id, tags: tags("w"), refs: refs.to_vec(), position: None });
+            scan.ways.push(WayCandidate { id, tags: tags("w"), refs: refs.to_vec(), position: None, vertices: Vec::new() });
         }
         scan
     }
@@ -528,13 +786,36 @@ mod tests {
         let mut a = Assembler::new(everywhere(), 100);
         a.add_block(1, 0, 0, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0)], &[(1, "b"), (2, "a"), (3, "b")], &[]));
         let first = a.drain_changes(2);
-        assert_eq!(first.len(), 1 + 2 * 3, "nothing removed, two of the three added");
+        assert_eq!(first.len(), 1 + 2 * 4, "nothing removed, two of the three added");
         assert_eq!(first[0], 0.0);
-        assert_eq!((first[1] as i64 % 4, first[2], first[3]), (ElementType::Node as i64, 1.0, 1.0));
-        assert_eq!(a.drain_changes(usize::MAX).len(), 1 + 3, "the third");
+        assert_eq!((first[1] as i64 % 4, first[2], first[3], first[4]), (ElementType::Node as i64, 0.0, 1.0, 1.0));
+        assert_eq!(a.drain_changes(usize::MAX).len(), 1 + 4, "the third");
         assert_eq!(a.drain_changes(usize::MAX), vec![0.0]);
         let ids: Vec<i64> = a.rows(0, 10).iter().map(|m| m.id).collect();
         assert_eq!(ids, vec![2, 1, 3]);
         assert_eq!(a.rows(1, 1)[0].id, 1);
+    }
+
+    #[test]
+    fn a_matched_way_gets_its_full_geometry_from_the_geometry_read() {
+        let area = Area::Circle { lat: 0.0, lon: 0.0, radius: 1000.0 }.prepare().unwrap();
+        let mut a = Assembler::new(area, 100);
+        // Node 1 lies in the area; node 2, one degree east, does not (its block holds it, the
+        // first read kept only the area's locations).
+        let mut nodes = block(&[(1, 0.0, 0.0)], &[], &[]);
+        nodes.summary.add_node(2, 0, 10_000_000);
+        a.add_block(1, 100, 10, nodes);
+        a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1, 2])]));
+        a.finish();
+        assert_eq!(a.shape(ElementType::Way, 10), Some(Shape::Point([0, 0])), "a point until its geometry is known");
+        let plan = a.geometry_read().unwrap();
+        assert_eq!((plan.wanted.clone(), plan.blobs.iter().map(|b| b.index).collect::<Vec<_>>()), (vec![2], vec![1]));
+        a.add_way_locations(1, &[(2, 0, 10_000_000)]);
+        a.drain_changes(usize::MAX);
+        a.finish_geometry();
+        assert_eq!(a.shape(ElementType::Way, 10), Some(Shape::LineString(vec![[0, 0], [0, 10_000_000]])));
+        let changes = a.drain_changes(usize::MAX);
+        assert_eq!(changes, vec![1.0, 41.0, 41.0, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0], "removed as a point, added as a line");
+        assert!(a.geometry_read().is_none(), "nothing missing any more");
     }
 }

@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::assemble::{point_feature, Assembler, ElementType, SecondRead};
+use crate::assemble::{feature, Assembler, ElementType, SecondRead};
 use crate::blob::blob_data;
 use crate::frame::decode_blob_header;
 use crate::header::decode_header;
@@ -73,6 +73,14 @@ impl BlobScanner {
         let found = locate_nodes(blob_data(blob)?, &wanted)?;
         Ok(postcard::to_allocvec(&found)?)
     }
+
+    /// Inflates `blob` and returns the node refs of its ways whose ids are in `wanted`
+    /// (ascending), encoded for [`QueryAssembler::add_member_ways`]. Throws as `scan` does.
+    #[wasm_bindgen(js_name = locateWays)]
+    pub fn locate_ways(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
+        let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
+        Ok(postcard::to_allocvec(&crate::scan::locate_ways(blob_data(blob)?, &wanted)?)?)
+    }
 }
 
 /// The answer of one query, assembled in the query worker from the decode workers' scans.
@@ -86,6 +94,7 @@ fn element_type(name: &str) -> Result<ElementType, JsError> {
     match name {
         "node" => Ok(ElementType::Node),
         "way" => Ok(ElementType::Way),
+        "relation" => Ok(ElementType::Relation),
         _ => Err(JsError::new(&format!("unknown element type {name:?}"))),
     }
 }
@@ -122,11 +131,43 @@ impl QueryAssembler {
     #[wasm_bindgen(js_name = planSecondRead)]
     pub fn plan_second_read(&mut self) -> Vec<f64> {
         self.plan = self.inner.second_read();
+        self.plan_blobs()
+    }
+
+    /// Plans the geometry read (after [`QueryAssembler::finish`]): the blobs that hold nodes of
+    /// matched ways not located yet, as [`QueryAssembler::plan_second_read`] lists them. What
+    /// `locate` finds there goes to [`QueryAssembler::add_way_locations`].
+    #[wasm_bindgen(js_name = planMemberRead)]
+    pub fn plan_member_read(&mut self) -> Vec<f64> {
+        self.plan = self.inner.member_read();
+        self.plan_blobs_by(|s| (s.min_way_id, s.max_way_id))
+    }
+
+    /// Adds what [`BlobScanner::locate_ways`] found in blob `index` during the member read.
+    #[wasm_bindgen(js_name = addMemberWays)]
+    pub fn add_member_ways(&mut self, index: u32, found: &[u8]) -> Result<(), JsError> {
+        self.inner.add_member_ways(index, postcard::from_bytes(found)?);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = planGeometryRead)]
+    pub fn plan_geometry_read(&mut self) -> Vec<f64> {
+        self.plan = self.inner.geometry_read();
+        self.plan_blobs()
+    }
+
+    fn plan_blobs(&self) -> Vec<f64> {
+        self.plan_blobs_by(|s| (s.min_node_id, s.max_node_id))
+    }
+
+    /// The plan's blobs, each with its slice of `wanted` by the id range `range` gives.
+    fn plan_blobs_by(&self, range: impl Fn(&crate::scan::BlockSummary) -> (i64, i64)) -> Vec<f64> {
         let Some(plan) = &self.plan else { return Vec::new() };
         let mut out = Vec::with_capacity(plan.blobs.len() * 5);
         for b in &plan.blobs {
-            let from = plan.wanted.partition_point(|&id| id < b.summary.min_node_id);
-            let to = plan.wanted.partition_point(|&id| id <= b.summary.max_node_id);
+            let (min, max) = range(&b.summary);
+            let from = plan.wanted.partition_point(|&id| id < min);
+            let to = plan.wanted.partition_point(|&id| id <= max);
             out.extend([b.index as f64, b.offset as f64, b.size as f64, from as f64, to as f64]);
         }
         out
@@ -145,10 +186,26 @@ impl QueryAssembler {
         Ok(())
     }
 
+    /// Adds what [`BlobScanner::locate`] found in blob `index` during the geometry read.
+    #[wasm_bindgen(js_name = addWayLocations)]
+    pub fn add_way_locations(&mut self, index: u32, found: &[u8]) -> Result<(), JsError> {
+        let found: Vec<(i64, i32, i32)> = postcard::from_bytes(found)?;
+        self.inner.add_way_locations(index, &found);
+        Ok(())
+    }
+
     /// Places every way once all blobs are in (see `Assembler::finish`).
     pub fn finish(&mut self) {
         self.plan = None;
         self.inner.finish();
+    }
+
+    /// Gives the matched ways their full geometry once the geometry read is in (see
+    /// `Assembler::finish_geometry`).
+    #[wasm_bindgen(js_name = finishGeometry)]
+    pub fn finish_geometry(&mut self) {
+        self.plan = None;
+        self.inner.finish_geometry();
     }
 
     /// The number of matches.
@@ -157,7 +214,8 @@ impl QueryAssembler {
     }
 
     /// The map's changes since the last call, at most `max` added features, as numbers (see
-    /// `Assembler::drain_changes`): `[r, r feature ids, then (feature id, lon, lat) per addition]`.
+    /// `Assembler::drain_changes`): `[r, r feature ids, then per addition: feature id, kind
+    /// (0 Point, 1 LineString, 2 Polygon), n, n × (lon, lat)]`.
     #[wasm_bindgen(js_name = drainChanges)]
     pub fn drain_changes(&mut self, max: u32) -> Vec<f64> {
         self.inner.drain_changes(max as usize)
@@ -182,12 +240,13 @@ impl QueryAssembler {
         Ok(m.and_then(|m| serde_json::to_string(&m).ok()))
     }
 
-    /// Matches `start .. start + count` of the list as GeoJSON Features (RFC 7946) with the
-    /// tags, `osm_type` and `osm_id` as properties, joined by commas: a piece of the export.
+    /// Matches `start .. start + count` of the list as GeoJSON Features (RFC 7946) with their
+    /// geometry (see `Assembler::shape`) and the tags, `osm_type` and `osm_id` as properties,
+    /// joined by commas: a piece of the export.
     #[wasm_bindgen(js_name = exportFeatures)]
     pub fn export_features(&mut self, start: u32, count: u32) -> String {
         let rows = self.inner.rows(start as usize, count as usize);
-        rows.iter().map(point_feature).collect::<Vec<_>>().join(",")
+        rows.iter().filter_map(|m| Some(feature(m, &self.inner.shape(m.element, m.id)?))).collect::<Vec<_>>().join(",")
     }
 }
 

@@ -15,6 +15,7 @@ pub mod encode;
 pub mod error;
 pub mod fixtures;
 pub mod frame;
+pub mod geometry;
 pub mod header;
 pub mod locations;
 pub mod query;
@@ -28,12 +29,18 @@ pub mod proto {
 
 pub use error::DecodeError;
 
+/// Takes what one blob of a targeted read holds: (blob index, its data, the ids wanted).
+type AddFound<'a> = dyn FnMut(u32, prost::bytes::Bytes, &[i64]) -> Result<(), DecodeError> + 'a;
+
 /// The answer for a whole file read in memory.
 pub struct FileScan {
     pub header: header::HeaderInfo,
     pub counts: scan::Counts,
     /// In the list's order: label, then type and id.
     pub matches: Vec<assemble::Match>,
+    /// The geometry of each match, in the same order (see [`assemble::Assembler::shape`]);
+    /// None for a relation none of whose members is in the file.
+    pub shapes: Vec<Option<geometry::Shape>>,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -70,14 +77,34 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
         }
     }
     let header = header.ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
-    if let Some(plan) = assembler.second_read() {
-        for entry in plan.blobs {
+    // The targeted reads, as the query worker makes them: each blob of a plan, asked for its ids.
+    let reread = |plan: Option<assemble::SecondRead>, add: &mut AddFound| {
+        for entry in plan.map(|p| p.blobs.into_iter().map(move |b| (b, p.wanted.clone()))).into_iter().flatten() {
+            let (entry, wanted) = entry;
             let (_, blob) = frame::frame_at(file, entry.offset)?;
-            let found = scan::locate_nodes(blob::blob_data(blob)?, &plan.wanted)?;
-            assembler.add_locations(entry.index, &found);
+            add(entry.index, blob::blob_data(blob)?, &wanted)?;
         }
-    }
+        Ok::<(), DecodeError>(())
+    };
+    let plan = assembler.member_read();
+    reread(plan, &mut |i, data, wanted| {
+        assembler.add_member_ways(i, scan::locate_ways(data, wanted)?);
+        Ok(())
+    })?;
+    let plan = assembler.second_read();
+    reread(plan, &mut |i, data, wanted| {
+        assembler.add_locations(i, &scan::locate_nodes(data, wanted)?);
+        Ok(())
+    })?;
     assembler.finish();
+    let plan = assembler.geometry_read();
+    reread(plan, &mut |i, data, wanted| {
+        assembler.add_way_locations(i, &scan::locate_nodes(data, wanted)?);
+        Ok(())
+    })?;
+    assembler.finish_geometry();
     let counts = assembler.counts;
-    Ok(FileScan { header, counts, matches: assembler.all() })
+    let matches = assembler.all();
+    let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
+    Ok(FileScan { header, counts, matches, shapes })
 }

@@ -56,10 +56,24 @@ pub struct MatchedNode {
 pub struct WayCandidate {
     pub id: i64,
     pub tags: Vec<Tag>,
-    /// Node ids, delta-decoded; empty when `position` is already known.
+    /// Node ids, delta-decoded.
     pub refs: Vec<i64>,
     /// With `LocationsOnWays`: the mean `[lat, lon]` (degrees) of its nodes in the area.
     pub position: Option<[f64; 2]>,
+    /// With `LocationsOnWays`: every node's `[lat_e7, lon_e7]` (1e-7 degrees), in ref order; else empty.
+    pub vertices: Vec<[i32; 2]>,
+}
+
+/// A member of a relation: the element's type (0 node, 1 way, 2 relation), id and role.
+pub type Member = (u8, i64, String);
+
+/// A relation that carries the query's tags. Whether it matches depends on where its members
+/// are, so it is resolved once all blocks are in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RelationCandidate {
+    pub id: i64,
+    pub tags: Vec<Tag>,
+    pub members: Vec<Member>,
 }
 
 /// Locations of the block's nodes that lie in the area, sorted by id. Coordinates are
@@ -81,11 +95,20 @@ pub struct BlockSummary {
     /// Bbox of its nodes in 1e-7 degrees: `[min_lat, min_lon, max_lat, max_lon]`
     /// (inverted, min > max, when it has no node).
     pub bbox_e7: [i32; 4],
+    /// Smallest and largest way id in the block (`i64::MAX`, `i64::MIN` when it has no way).
+    pub min_way_id: i64,
+    pub max_way_id: i64,
 }
 
 impl Default for BlockSummary {
     fn default() -> Self {
-        BlockSummary { min_node_id: i64::MAX, max_node_id: i64::MIN, bbox_e7: [i32::MAX, i32::MAX, i32::MIN, i32::MIN] }
+        BlockSummary {
+            min_node_id: i64::MAX,
+            max_node_id: i64::MIN,
+            bbox_e7: [i32::MAX, i32::MAX, i32::MIN, i32::MIN],
+            min_way_id: i64::MAX,
+            max_way_id: i64::MIN,
+        }
     }
 }
 
@@ -105,6 +128,18 @@ impl BlockSummary {
     pub fn has_nodes(&self) -> bool {
         self.min_node_id <= self.max_node_id
     }
+
+    /// Whether the block's way-id range can hold one of `wanted` (ascending).
+    pub fn may_hold_way(&self, wanted: &[i64]) -> bool {
+        let first = wanted.partition_point(|&id| id < self.min_way_id);
+        first < wanted.len() && wanted[first] <= self.max_way_id
+    }
+
+    /// Whether the block's node-id range can hold one of `wanted` (ascending).
+    pub fn may_hold_node(&self, wanted: &[i64]) -> bool {
+        let first = wanted.partition_point(|&id| id < self.min_node_id);
+        first < wanted.len() && wanted[first] <= self.max_node_id
+    }
 }
 
 /// Everything a query takes from one block.
@@ -114,6 +149,7 @@ pub struct BlockScan {
     pub summary: BlockSummary,
     pub nodes: Vec<MatchedNode>,
     pub ways: Vec<WayCandidate>,
+    pub relations: Vec<RelationCandidate>,
     pub area_nodes: AreaNodes,
 }
 
@@ -192,6 +228,22 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64]) -> Result<Vec<(i64, i32, i32)>,
         }
         for node in &group.nodes {
             keep(node.id, node.lat, node.lon)?;
+        }
+    }
+    Ok(found)
+}
+
+/// The node refs of the ways of a block whose ids are in `wanted` (sorted ascending): the read
+/// that finds the member ways of candidate relations. Tags are not read.
+/// Returns `(way id, refs)` in block order.
+///
+/// Errors: as [`scan_block`].
+pub fn locate_ways(data: Bytes, wanted: &[i64]) -> Result<Vec<(i64, Vec<i64>)>, DecodeError> {
+    let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
+    let mut found = Vec::new();
+    for way in block.primitivegroup.iter().flat_map(|g| &g.ways) {
+        if wanted.binary_search(&way.id).is_ok() {
+            found.push((way.id, varint::deltas(packed(&way.refs), "Way refs")?));
         }
     }
     Ok(found)
@@ -341,26 +393,30 @@ impl BlockScanner<'_> {
     fn way(&mut self, way: &proto::Way) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&way.keys, &way.vals)?;
         self.out.counts.ways += 1;
+        self.out.summary.min_way_id = self.out.summary.min_way_id.min(way.id);
+        self.out.summary.max_way_id = self.out.summary.max_way_id.max(way.id);
         self.out.counts.way_refs += varint::count(packed(&way.refs))? as u64;
         let pairs = || way.keys.iter().copied().zip(way.vals.iter().copied());
         if !self.query.collect || !self.tags.matches(pairs) {
             return Ok(()); // refs are decoded only for ways that can match
         }
         let tags = self.tag_list(pairs());
+        let refs = varint::deltas(packed(&way.refs), "Way refs")?;
         if !packed(&way.lat).is_empty() {
             // LocationsOnWays: the way carries its nodes' locations, so place it right here.
-            if let Some(position) = self.way_position_from_locations(way)? {
-                self.out.ways.push(WayCandidate { id: way.id, tags, refs: Vec::new(), position: Some(position) });
+            let (position, vertices) = self.way_locations(way)?;
+            if position.is_some() {
+                self.out.ways.push(WayCandidate { id: way.id, tags, refs, position, vertices });
             }
             return Ok(());
         }
-        let refs = varint::deltas(packed(&way.refs), "Way refs")?;
-        self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None });
+        self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None, vertices: Vec::new() });
         Ok(())
     }
 
-    /// Mean location of a way's nodes in the area, from its own lat/lon arrays.
-    fn way_position_from_locations(&self, way: &proto::Way) -> Result<Option<[f64; 2]>, DecodeError> {
+    /// From a way's own lat/lon arrays (LocationsOnWays): the mean location of its nodes in the
+    /// area (degrees), and every node's `[lat_e7, lon_e7]`.
+    fn way_locations(&self, way: &proto::Way) -> Result<(Option<[f64; 2]>, Vec<[i32; 2]>), DecodeError> {
         let n = varint::count(packed(&way.refs))?;
         if varint::count(packed(&way.lat))? != n || varint::count(packed(&way.lon))? != n {
             return Err(DecodeError::Inconsistent("Way refs, lat and lon differ in length"));
@@ -369,10 +425,12 @@ impl BlockScanner<'_> {
         let mut lons = Varints::new(packed(&way.lon), "Way lon");
         let (mut lat, mut lon) = (0i64, 0i64);
         let (mut sum_lat, mut sum_lon, mut inside) = (0.0, 0.0, 0u32);
+        let mut vertices = Vec::with_capacity(n);
         for _ in 0..n {
             lats.next_delta(&mut lat)?;
             lons.next_delta(&mut lon)?;
             let (lat_nano, lon_nano) = self.coords.nano(lat, lon)?;
+            vertices.push([to_e7(lat_nano), to_e7(lon_nano)]);
             let (y, x) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
             if self.query.area.contains(y, x) {
                 sum_lat += y;
@@ -380,7 +438,7 @@ impl BlockScanner<'_> {
                 inside += 1;
             }
         }
-        Ok((inside > 0).then(|| [sum_lat / inside as f64, sum_lon / inside as f64]))
+        Ok(((inside > 0).then(|| [sum_lat / inside as f64, sum_lon / inside as f64]), vertices))
     }
 
     fn relation(&mut self, relation: &proto::Relation) -> Result<(), DecodeError> {
@@ -394,6 +452,22 @@ impl BlockScanner<'_> {
         }
         self.out.counts.relations += 1;
         self.out.counts.relation_members += members as u64;
+        let pairs = || relation.keys.iter().copied().zip(relation.vals.iter().copied());
+        if !self.query.collect || !self.tags.matches(pairs) {
+            return Ok(());
+        }
+        let ids = varint::deltas(packed(&relation.memids), "Relation memids")?;
+        let mut types = Varints::new(packed(&relation.types), "Relation types");
+        let mut list = Vec::with_capacity(members);
+        for (&id, &role) in ids.iter().zip(&relation.roles_sid) {
+            let t = types.next_u64()?;
+            if t > 2 {
+                return Err(DecodeError::Inconsistent("Relation member type is not node, way or relation"));
+            }
+            list.push((t as u8, id, self.text(role as u32)));
+        }
+        let tags = self.tag_list(pairs());
+        self.out.relations.push(RelationCandidate { id: relation.id, tags, members: list });
         Ok(())
     }
 }

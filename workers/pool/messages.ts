@@ -10,8 +10,11 @@ export interface DecodeCalls {
   header: { args: { blob: Uint8Array }; result: HeaderInfo };
   /** Inflate and scan an `OSMData` Blob: the scan, encoded for `QueryAssembler.addBlock`. */
   scan: { args: { blob: Uint8Array }; result: ArrayBuffer };
-  /** The locations of the nodes `wanted` (ascending ids) in an `OSMData` Blob, encoded for `QueryAssembler.addLocations`. */
-  locate: { args: { blob: Uint8Array; wanted: Float64Array }; result: ArrayBuffer };
+  /**
+   * The locations of the nodes `wanted` (ascending ids) in an `OSMData` Blob, encoded for
+   * `QueryAssembler.addLocations`; with `ways`, the node refs of the ways `wanted`, for `addMemberWays`.
+   */
+  locate: { args: { blob: Uint8Array; wanted: Float64Array; ways: boolean }; result: ArrayBuffer };
 }
 
 export type DecodeCall = keyof DecodeCalls;

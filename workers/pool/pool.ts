@@ -195,8 +195,8 @@ export class DecodePool {
   }
 
   /** Finds the nodes `wanted` (ascending ids) in an `OSMData` frame. Rejects as {@link DecodePool.scan}. */
-  locate(frame: Frame, wanted: Float64Array): Promise<DecodeCalls['locate']['result']> {
-    return this.call(frame, { call: 'locate', job: this.nextJob++, blob: frame.blob, wanted }, (r) => (r.call === 'locate' ? r.result : null));
+  locate(frame: Frame, wanted: Float64Array, ways = false): Promise<DecodeCalls['locate']['result']> {
+    return this.call(frame, { call: 'locate', job: this.nextJob++, blob: frame.blob, wanted, ways }, (r) => (r.call === 'locate' ? r.result : null));
   }
 
   private call<T>(frame: Frame, request: DecodeRequest, pick: (r: DecodeResult) => T | null): Promise<T> {

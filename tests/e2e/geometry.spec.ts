@@ -1,0 +1,38 @@
+/**
+ * Geometry through the page: the exported GeoJSON of a query holds every matched way with its
+ * full geometry, the same vertices libosmium gives (tests/geometry/, from
+ * scripts/make-geometry-answers.py), as a LineString or, for a closed area, a Polygon.
+ */
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DATA_DIR, SCREENSHOT_DIR } from './data';
+
+const GEOMETRY_DIR = resolve(import.meta.dirname, '../geometry');
+
+for (const [name, q] of [
+  ['malta.highway-primary-1000m', 'highway=primary'],
+  ['malta.leisure-park-1000m', 'leisure=park'],
+] as const) {
+  test(`${name}: the export holds each way's full geometry`, async ({ page }) => {
+    const reference: { ways: Record<string, [number, number][]> } = JSON.parse(readFileSync(join(GEOMETRY_DIR, `${name}.json`), 'utf8'));
+    await page.goto(`/?q=${encodeURIComponent(q)}&near=35.8989,14.5146&radius=1000`);
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+    await expect(page.getByTestId('status')).toHaveText('done');
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-geojson').click();
+    const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8'));
+    const ways = exported.features.filter((f: GeoJSON.Feature) => f.properties?.osm_type === 'way');
+    expect(ways.map((f: GeoJSON.Feature) => String(f.properties?.osm_id)).sort()).toEqual(Object.keys(reference.ways).sort());
+    for (const f of ways as GeoJSON.Feature[]) {
+      const want = reference.ways[String(f.properties?.osm_id)];
+      const closed = want.length >= 4 && want[0][0] === want[want.length - 1][0] && want[0][1] === want[want.length - 1][1];
+      const ring = f.geometry.type === 'Polygon' ? f.geometry.coordinates[0] : f.geometry.type === 'LineString' ? f.geometry.coordinates : [];
+      expect(f.geometry.type, `way ${f.properties?.osm_id}`).toBe(closed && q.startsWith('leisure') ? 'Polygon' : 'LineString');
+      expect(ring.length, `way ${f.properties?.osm_id}`).toBe(want.length);
+      // [lon, lat] in degrees, to 1e-7.
+      expect(ring.map(([lon, lat]) => [Math.round(lat * 1e7), Math.round(lon * 1e7)])).toEqual(want);
+    }
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-geometry.png`) });
+  });
+}
