@@ -33,6 +33,7 @@ const list = new ResultList($('#result-scroll'), $<HTMLOListElement>('#result-li
 const fileInput = $<HTMLInputElement>('input[type=file]');
 const cancelButton = $<HTMLButtonElement>('#cancel');
 const exportButton = $<HTMLButtonElement>('#export');
+const csvButton = $<HTMLButtonElement>('#export-csv');
 
 /** The file being queried; its URL when it came from one, else its name (for links). */
 let source: SourceSpec | null = null;
@@ -88,7 +89,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   void mapView.clearMatches();
   list.reset((start, count) => client.rows(start, count));
   progress.setCount(0);
-  exportButton.disabled = true;
+  exportButton.disabled = csvButton.disabled = true;
   progress.setStatus(`reading ${name}…`);
   cancelButton.disabled = false;
   const polygon = areaPolygon(query.area);
@@ -108,7 +109,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   // What was found before a failure stays on the map and in the list.
   progress.setCount(end.count);
   list.setCount(end.count);
-  exportButton.disabled = end.count === 0;
+  exportButton.disabled = csvButton.disabled = end.count === 0;
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
   cancelButton.disabled = true;
 }
@@ -144,6 +145,7 @@ $<HTMLFormElement>('#query-form').addEventListener('submit', (e) => {
 $<HTMLFormElement>('#query-form').addEventListener('input', () => previewArea());
 cancelButton.addEventListener('click', () => client.cancel());
 exportButton.addEventListener('click', async () => download(await client.exportGeoJSON(), 'pbf-explorer-matches.geojson'));
+csvButton.addEventListener('click', async () => download(await client.exportCsv(), 'pbf-explorer-matches.csv'));
 $('#use-sample').addEventListener('click', () => {
   const sample = new URL(SAMPLE_URL, document.baseURI);
   setSource({ kind: 'url', url: sample.href }, sample.pathname);

@@ -178,6 +178,11 @@ export class QueryClient {
 
   /** The answer as a GeoJSON FeatureCollection file (RFC 7946). */
   exportGeoJSON(): Promise<Blob> {
-    return this.call({ call: 'export', id: ++this.callId }, (r) => (r.call === 'export' ? r.result : undefined));
+    return this.call({ call: 'export', id: ++this.callId, format: 'geojson' }, (r) => (r.call === 'export' ? r.result : undefined));
+  }
+
+  /** The answer as a CSV file (RFC 4180): type, id, point, WKT geometry, a column per tag key. */
+  exportCsv(): Promise<Blob> {
+    return this.call({ call: 'export', id: ++this.callId, format: 'csv' }, (r) => (r.call === 'export' ? r.result : undefined));
   }
 }

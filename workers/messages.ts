@@ -14,8 +14,8 @@ export interface QueryCalls {
   rows: { args: { start: number; count: number }; result: Match[] };
   /** One match, or null when it is not (or no longer) one. */
   get: { args: { osmType: Match['type']; osmId: number }; result: Match | null };
-  /** The answer as a GeoJSON FeatureCollection file (RFC 7946), built in the worker. */
-  export: { args: object; result: Blob };
+  /** The answer as a GeoJSON FeatureCollection (RFC 7946) or CSV (RFC 4180, WKT geometry) file, built in the worker. */
+  export: { args: { format: 'geojson' | 'csv' }; result: Blob };
 }
 
 export type QueryCall = keyof QueryCalls;

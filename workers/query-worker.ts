@@ -138,6 +138,12 @@ async function reply(req: CallRequest): Promise<CallReply> {
       return { call: 'get', id: req.id, result: json ? JSON.parse(json) : null };
     }
     case 'export': {
+      if (req.format === 'csv') {
+        const total = answer?.count() ?? 0;
+        const parts = [answer?.exportCsvHeader() ?? ''];
+        for (let at = 0; at < total; at += 5000) parts.push(answer!.exportCsvRows(at, 5000));
+        return { call: 'export', id: req.id, result: new Blob(parts, { type: 'text/csv' }) };
+      }
       const parts: string[] = ['{"type":"FeatureCollection","features":['];
       const total = answer?.count() ?? 0;
       for (let at = 0; at < total; at += 5000) {

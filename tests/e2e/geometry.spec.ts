@@ -1,7 +1,8 @@
 /**
  * Geometry through the page: the exported GeoJSON of a query holds every matched way with its
  * full geometry, the same vertices libosmium gives (tests/geometry/, from
- * scripts/make-geometry-answers.py), as a LineString or, for a closed area, a Polygon.
+ * scripts/make-geometry-answers.py), as a LineString or, for a closed area, a Polygon; the CSV
+ * export has one row per match with the same geometry as WKT.
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -32,6 +33,18 @@ for (const [name, q] of [
       expect(ring.length, `way ${f.properties?.osm_id}`).toBe(want.length);
       // [lon, lat] in degrees, to 1e-7.
       expect(ring.map(([lon, lat]) => [Math.round(lat * 1e7), Math.round(lon * 1e7)])).toEqual(want);
+    }
+    // The CSV export: a header, then one row per match, with the same geometry as WKT.
+    const csvDownload = page.waitForEvent('download');
+    await page.getByTestId('export-csv').click();
+    const csv = readFileSync(await (await csvDownload).path(), 'utf8').trimEnd().split('\r\n');
+    expect(csv[0]).toMatch(/^osm_type,osm_id,lat,lon,geometry,/);
+    expect(csv.length - 1).toBe(exported.features.length);
+    for (const f of ways as GeoJSON.Feature[]) {
+      const row = csv.find((r) => r.startsWith(`way,${f.properties?.osm_id},`))!;
+      const vertices = reference.ways[String(f.properties?.osm_id)].length;
+      expect(row, `way ${f.properties?.osm_id}`).toContain(f.geometry.type === 'Polygon' ? '"POLYGON ((' : '"LINESTRING (');
+      expect(row.split('"')[1].split(',').length).toBe(vertices);
     }
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-geometry.png`) });
   });

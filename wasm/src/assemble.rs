@@ -642,6 +642,23 @@ impl Assembler {
         Some(label_of(tags))
     }
 
+    /// Every tag key of the matches, sorted: the CSV export's tag columns.
+    pub fn tag_keys(&mut self) -> Vec<String> {
+        self.sort();
+        let mut keys: Vec<String> = Vec::new();
+        for (_, t, id) in &self.sorted {
+            let tags = match t {
+                ElementType::Node => self.nodes.get(id).map(|n| &n.tags),
+                ElementType::Way => self.ways.get(id).map(|w| &w.tags),
+                ElementType::Relation => self.relations.get(id).map(|r| &r.tags),
+            };
+            keys.extend(tags.into_iter().flatten().map(|(k, _)| k.clone()));
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
     /// Every match, in the list's order.
     pub fn all(&mut self) -> Vec<Match> {
         self.rows(0, usize::MAX)
@@ -687,6 +704,34 @@ pub fn feature(m: &Match, shape: &Shape) -> String {
     props.insert("osm_id".into(), m.id.into());
     let props = serde_json::Value::Object(props).to_string();
     format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
+}
+
+/// The CSV export's header (RFC 4180): `osm_type,osm_id,lat,lon,geometry` then one column per
+/// tag key in `keys`.
+pub fn csv_header(keys: &[String]) -> String {
+    let mut fields: Vec<String> = ["osm_type", "osm_id", "lat", "lon", "geometry"].map(String::from).to_vec();
+    fields.extend(keys.iter().map(|k| csv_field(k)));
+    fields.join(",") + "\r\n"
+}
+
+/// One CSV row for a match (see [`csv_header`]): its point (degrees, the mean of its nodes in
+/// the area for a way or relation), its geometry as WKT, and its value for each of `keys`.
+pub fn csv_row(m: &Match, shape: &Shape, keys: &[String]) -> String {
+    let mut fields = vec![m.element.name().to_string(), m.id.to_string(), format!("{:.7}", m.lat), format!("{:.7}", m.lon), csv_field(&shape.to_wkt())];
+    for k in keys {
+        fields.push(m.tags.iter().find(|(key, _)| key == k).map(|(_, v)| csv_field(v)).unwrap_or_default());
+    }
+    fields.join(",") + "\r\n"
+}
+
+/// A CSV field (RFC 4180 §2): quoted, with quotes doubled, when it holds a comma, a quote or a
+/// line break. Tag values are untrusted text; they stay text.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\r', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
 }
 
 /// Degrees to 1e-7 degrees (OSM's precision), rounded.
@@ -779,6 +824,14 @@ mod tests {
         a.finish();
         let m = a.get(ElementType::Way, 10).unwrap();
         assert!((m.lat - 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_quoting() {
+        let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None };
+        let keys = vec!["amenity".to_string(), "name".to_string()];
+        assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,amenity,name\r\n");
+        assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"a, \"\"b\"\"\nc\"\r\n");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::assemble::{feature, Assembler, ElementType, SecondRead};
+use crate::assemble::{csv_header, csv_row, feature, Assembler, ElementType, SecondRead};
 use crate::blob::blob_data;
 use crate::frame::decode_blob_header;
 use crate::header::decode_header;
@@ -88,6 +88,8 @@ impl BlobScanner {
 pub struct QueryAssembler {
     inner: Assembler,
     plan: Option<SecondRead>,
+    /// The tag columns of the CSV export under way.
+    csv_keys: Vec<String>,
 }
 
 fn element_type(name: &str) -> Result<ElementType, JsError> {
@@ -107,7 +109,7 @@ impl QueryAssembler {
     pub fn new(query_json: &str, budget: u32) -> Result<QueryAssembler, JsError> {
         let query = Query::from_json(query_json)?.prepare()?;
         let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
-        Ok(QueryAssembler { inner: Assembler::new(query.area, budget), plan: None })
+        Ok(QueryAssembler { inner: Assembler::new(query.area, budget), plan: None, csv_keys: Vec::new() })
     }
 
     /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes). Returns whether
@@ -243,6 +245,21 @@ impl QueryAssembler {
     /// Matches `start .. start + count` of the list as GeoJSON Features (RFC 7946) with their
     /// geometry (see `Assembler::shape`) and the tags, `osm_type` and `osm_id` as properties,
     /// joined by commas: a piece of the export.
+    #[wasm_bindgen(js_name = exportCsvHeader)]
+    /// Starts a CSV export (RFC 4180): its header line, whose tag columns
+    /// [`QueryAssembler::export_csv_rows`] then follows.
+    pub fn export_csv_header(&mut self) -> String {
+        self.csv_keys = self.inner.tag_keys();
+        csv_header(&self.csv_keys)
+    }
+
+    /// Matches `start .. start + count` of the list as CSV lines (see `export_csv_header`).
+    #[wasm_bindgen(js_name = exportCsvRows)]
+    pub fn export_csv_rows(&mut self, start: u32, count: u32) -> String {
+        let rows = self.inner.rows(start as usize, count as usize);
+        rows.iter().filter_map(|m| Some(csv_row(m, &self.inner.shape(m.element, m.id)?, &self.csv_keys))).collect()
+    }
+
     #[wasm_bindgen(js_name = exportFeatures)]
     pub fn export_features(&mut self, start: u32, count: u32) -> String {
         let rows = self.inner.rows(start as usize, count as usize);

@@ -75,6 +75,19 @@ impl Shape {
         }
     }
 
+    /// The shape as WKT (OGC Simple Features), `lon lat` in degrees: for the CSV export.
+    pub fn to_wkt(&self) -> String {
+        let line = |v: &[[i32; 2]]| format!("({})", v.iter().map(|&[y, x]| format!("{} {}", e7(x), e7(y))).collect::<Vec<_>>().join(", "));
+        let lines = |v: &[Line]| format!("({})", v.iter().map(|l| line(l)).collect::<Vec<_>>().join(", "));
+        match self {
+            Shape::Point([y, x]) => format!("POINT ({} {})", e7(*x), e7(*y)),
+            Shape::LineString(v) => format!("LINESTRING {}", line(v)),
+            Shape::Polygon(v) => format!("POLYGON {}", lines(v)),
+            Shape::MultiLineString(v) => format!("MULTILINESTRING {}", lines(v)),
+            Shape::MultiPolygon(p) => format!("MULTIPOLYGON ({})", p.iter().map(|r| lines(r)).collect::<Vec<_>>().join(", ")),
+        }
+    }
+
     /// The shape as a GeoJSON geometry object.
     pub fn to_geojson(&self) -> String {
         let line = |v: &[[i32; 2]]| format!("[{}]", v.iter().map(|&[y, x]| format!("[{},{}]", e7(x), e7(y))).collect::<Vec<_>>().join(","));
@@ -275,6 +288,13 @@ mod tests {
 
     fn tags(list: &[(&str, &str)]) -> Vec<Tag> {
         list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn wkt() {
+        assert_eq!(Shape::Point([10_000_000, 20_000_000]).to_wkt(), "POINT (2 1)");
+        let ring = vec![[0, 0], [0, 10_000_000], [10_000_000, 0], [0, 0]];
+        assert_eq!(Shape::MultiPolygon(vec![vec![ring]]).to_wkt(), "MULTIPOLYGON (((0 0, 1 0, 0 1, 0 0)))");
     }
 
     #[test]
