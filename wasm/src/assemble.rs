@@ -355,26 +355,12 @@ impl Assembler {
         }
         let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed).flat_map(|w| w.refs.iter().copied()).collect();
         for r in self.relations.values() {
-            for &(t, id, _) in &r.members {
-                match t {
-                    0 => wanted.push(id),
-                    1 => wanted.extend(self.member_ways.get(&id).map(|m| m.1.as_slice()).unwrap_or_default()),
-                    _ => {}
-                }
-            }
+            wanted.extend(member_nodes(r, &self.ways, &self.member_ways));
         }
         wanted.sort_unstable();
         wanted.dedup();
-        let mut blobs: Vec<BlobEntry> = self
-            .blobs
-            .iter()
-            .filter(|b| {
-                let s = &b.summary;
-                let first = wanted.partition_point(|&id| id < s.min_node_id);
-                s.has_nodes() && first < wanted.len() && wanted[first] <= s.max_node_id && self.area.meets_bbox_e7(s.bbox_e7)
-            })
-            .copied()
-            .collect();
+        let mut blobs: Vec<BlobEntry> =
+            self.blobs.iter().filter(|b| b.summary.may_hold_node(&wanted) && self.area.meets_bbox_e7(b.summary.bbox_e7)).copied().collect();
         blobs.sort_by_key(|b| b.index);
         Some(SecondRead { blobs, wanted })
     }
@@ -408,23 +394,9 @@ impl Assembler {
         let ids: Vec<i64> = self.relations.keys().copied().collect();
         for id in ids {
             // The area test and the position: the members' nodes that lie in the area.
-            let (mut lat, mut lon, mut n) = (0i64, 0i64, 0i64);
-            for &(t, member, _) in &self.relations[&id].members {
-                let refs: &[i64] = match t {
-                    0 => std::slice::from_ref(&member),
-                    1 => way_refs(&self.ways, &self.member_ways, member).unwrap_or_default(),
-                    _ => &[],
-                };
-                for &r in refs {
-                    if let Some((y, x)) = self.locations.get(r) {
-                        lat += y as i64;
-                        lon += x as i64;
-                        n += 1;
-                    }
-                }
-            }
-            let position = (n > 0).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7]);
-            let matched = n > 0;
+            let nodes = member_nodes(&self.relations[&id], &self.ways, &self.member_ways);
+            let position = mean_location(&mut self.locations, &nodes);
+            let matched = position.is_some();
             let relation = self.relations.get_mut(&id).expect("listed");
             if relation.matched != matched || relation.position != position {
                 relation.matched = matched;
@@ -441,31 +413,19 @@ impl Assembler {
         if self.matched > MAX_SHAPES {
             return None;
         }
-        let mut wanted = Vec::new();
-        for w in self.ways.values().filter(|w| !w.fixed && w.position.is_some()) {
-            wanted.extend(w.refs.iter().copied().filter(|&r| self.locations.get(r).is_none() && self.outside.get(r).is_none()));
-        }
+        let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed && w.position.is_some()).flat_map(|w| w.refs.iter().copied()).collect();
         for r in self.relations.values().filter(|r| r.matched) {
             for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
-                let refs = way_refs(&self.ways, &self.member_ways, member).unwrap_or_default();
-                wanted.extend(refs.iter().copied().filter(|&r| self.locations.get(r).is_none() && self.outside.get(r).is_none()));
+                wanted.extend_from_slice(way_refs(&self.ways, &self.member_ways, member).unwrap_or_default());
             }
         }
         wanted.sort_unstable();
         wanted.dedup();
+        wanted.retain(|&r| locate(&mut self.locations, &mut self.outside, r).is_none());
         if wanted.is_empty() {
             return None;
         }
-        let mut blobs = self
-            .blobs
-            .iter()
-            .filter(|b| {
-                let s = &b.summary;
-                let first = wanted.partition_point(|&id| id < s.min_node_id);
-                s.has_nodes() && first < wanted.len() && wanted[first] <= s.max_node_id
-            })
-            .copied()
-            .collect::<Vec<_>>();
+        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| b.summary.may_hold_node(&wanted)).copied().collect();
         blobs.sort_by_key(|b| b.index);
         Some(SecondRead { blobs, wanted })
     }
@@ -487,12 +447,7 @@ impl Assembler {
         let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed && w.position.is_some()).map(|(&id, _)| id).collect();
         for id in ids {
             let way = &self.ways[&id];
-            let mut vertices = Vec::with_capacity(way.refs.len());
-            for &r in &way.refs {
-                if let Some((y, x)) = self.locations.get(r).or_else(|| self.outside.get(r)) {
-                    vertices.push([y, x]);
-                }
-            }
+            let vertices = way.refs.iter().filter_map(|&r| locate(&mut self.locations, &mut self.outside, r)).collect();
             let shape = way_shape(&way.tags, &way.refs, vertices);
             let way = self.ways.get_mut(&id).expect("listed above");
             if way.shape != shape {
@@ -520,7 +475,7 @@ impl Assembler {
         let mut ways: Vec<MemberWay> = Vec::new();
         for (_, member, role) in r.members.iter().filter(|m| m.0 == 1) {
             let Some(refs) = way_refs(&self.ways, &self.member_ways, *member) else { continue };
-            let vertices = refs.iter().map(|&n| locations.get(n).or_else(|| outside.get(n)).map(|(y, x)| [y, x])).collect();
+            let vertices = refs.iter().map(|&n| locate(locations, outside, n)).collect();
             ways.push(MemberWay { id: *member, role, refs, vertices });
         }
         let kind = r.tags.iter().find(|(k, _)| k == "type").map(|(_, v)| v.as_str());
@@ -671,6 +626,26 @@ type MemberWays = FxHashMap<i64, (u32, Vec<i64>)>;
 /// The node refs of way `id`: a candidate way's, or a member way's read for a relation.
 fn way_refs<'a>(ways: &'a FxHashMap<i64, WayEntry>, members: &'a MemberWays, id: i64) -> Option<&'a [i64]> {
     ways.get(&id).map(|w| w.refs.as_slice()).or_else(|| members.get(&id).map(|m| m.1.as_slice()))
+}
+
+/// Where node `id` is, `[lat_e7, lon_e7]`: in the area's locations, else in those the geometry
+/// read found outside it.
+fn locate(locations: &mut LocationStore, outside: &mut LocationStore, id: i64) -> Option<[i32; 2]> {
+    locations.get(id).or_else(|| outside.get(id)).map(|(y, x)| [y, x])
+}
+
+/// The node ids of a relation's members: its node members and its member ways' nodes (those
+/// whose refs are known), in member order.
+fn member_nodes(r: &RelationEntry, ways: &FxHashMap<i64, WayEntry>, member_ways: &MemberWays) -> Vec<i64> {
+    let mut nodes = Vec::new();
+    for &(t, member, _) in &r.members {
+        match t {
+            0 => nodes.push(member),
+            1 => nodes.extend_from_slice(way_refs(ways, member_ways, member).unwrap_or_default()),
+            _ => {}
+        }
+    }
+    nodes
 }
 
 /// Mean `[lat, lon]` (degrees) of the referenced nodes whose location is held, or None.

@@ -29,9 +29,6 @@ pub mod proto {
 
 pub use error::DecodeError;
 
-/// Takes what one blob of a targeted read holds: (blob index, its data, the ids wanted).
-type AddFound<'a> = dyn FnMut(u32, prost::bytes::Bytes, &[i64]) -> Result<(), DecodeError> + 'a;
-
 /// The answer for a whole file read in memory.
 pub struct FileScan {
     pub header: header::HeaderInfo,
@@ -77,34 +74,37 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
         }
     }
     let header = header.ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
-    // The targeted reads, as the query worker makes them: each blob of a plan, asked for its ids.
-    let reread = |plan: Option<assemble::SecondRead>, add: &mut AddFound| {
-        for entry in plan.map(|p| p.blobs.into_iter().map(move |b| (b, p.wanted.clone()))).into_iter().flatten() {
-            let (entry, wanted) = entry;
-            let (_, blob) = frame::frame_at(file, entry.offset)?;
-            add(entry.index, blob::blob_data(blob)?, &wanted)?;
-        }
-        Ok::<(), DecodeError>(())
-    };
-    let plan = assembler.member_read();
-    reread(plan, &mut |i, data, wanted| {
-        assembler.add_member_ways(i, scan::locate_ways(data, wanted)?);
-        Ok(())
-    })?;
-    let plan = assembler.second_read();
-    reread(plan, &mut |i, data, wanted| {
-        assembler.add_locations(i, &scan::locate_nodes(data, wanted)?);
-        Ok(())
-    })?;
+    // The targeted reads, in the order the query worker makes them.
+    for (index, found) in reread(file, assembler.member_read(), scan::locate_ways)? {
+        assembler.add_member_ways(index, found);
+    }
+    for (index, found) in reread(file, assembler.second_read(), scan::locate_nodes)? {
+        assembler.add_locations(index, &found);
+    }
     assembler.finish();
-    let plan = assembler.geometry_read();
-    reread(plan, &mut |i, data, wanted| {
-        assembler.add_way_locations(i, &scan::locate_nodes(data, wanted)?);
-        Ok(())
-    })?;
+    for (index, found) in reread(file, assembler.geometry_read(), scan::locate_nodes)? {
+        assembler.add_way_locations(index, &found);
+    }
     assembler.finish_geometry();
     let counts = assembler.counts;
     let matches = assembler.all();
     let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
     Ok(FileScan { header, counts, matches, shapes })
+}
+
+/// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in
+/// each blob the plan names, with the blob's frame index (none without a plan).
+fn reread<T>(
+    file: &[u8],
+    plan: Option<assemble::SecondRead>,
+    locate: fn(prost::bytes::Bytes, &[i64]) -> Result<T, DecodeError>,
+) -> Result<Vec<(u32, T)>, DecodeError> {
+    let Some(plan) = plan else { return Ok(Vec::new()) };
+    plan.blobs
+        .iter()
+        .map(|entry| {
+            let (_, blob) = frame::frame_at(file, entry.offset)?;
+            Ok((entry.index, locate(blob::blob_data(blob)?, &plan.wanted)?))
+        })
+        .collect()
 }
