@@ -6,6 +6,9 @@ computed by libosmium) are looked up with pyosmium (libosmium's Python binding, 
 `pip install osmium`), with node locations, and their vertices written as [lat_e7, lon_e7]
 (1e-7 degrees, libosmium's own fixed-point values). Large answers get a digest per way:
 [vertex count, sum of lat_e7, sum of lon_e7, first lat_e7, first lon_e7].
+For the multipolygon relations of each answer, libosmium's area assembler (pyosmium's
+`area` callback) gives [outer rings, inner rings, twice the area in (1e-7 degree)²] (the
+shoelace sum on [lat_e7, lon_e7], shells minus holes), or null when it could not build one.
 Only a test-data generator: the product does not use pyosmium.
 
     python3 scripts/make-geometry-answers.py [DATA_DIR]
@@ -28,29 +31,67 @@ QUERIES = [
 ]
 
 
-class Ways(osmium.SimpleHandler):
+class Lookup(osmium.SimpleHandler):
+    """Collects, in `found`, something for each element whose id is in `ids`."""
+
     def __init__(self, ids):
         super().__init__()
         self.ids = ids
         self.found = {}
 
+
+class Ways(Lookup):
     def way(self, w):
         if w.id in self.ids:
             self.found[w.id] = [[n.location.y, n.location.x] for n in w.nodes if n.location.valid()]
 
 
+class Areas(Lookup):
+    def area(self, a):
+        if a.from_way() or a.orig_id() not in self.ids:
+            return
+        twice = lambda ring: abs(sum(p.location.y * q.location.x - q.location.y * p.location.x for p, q in zip(ring, list(ring)[1:])))
+        outer = inner = 0
+        area2 = 0
+        for o in a.outer_rings():
+            outer += 1
+            area2 += twice(list(o))
+            for i in a.inner_rings(o):
+                inner += 1
+                area2 -= twice(list(i))
+        self.found[a.orig_id()] = [outer, inner, area2]
+
+
+def multipolygons(file, ids):
+    """[outer, inner, area2] per relation of `ids` that is a multipolygon; null when libosmium built none."""
+    kinds = {}
+
+    class Types(osmium.SimpleHandler):
+        def relation(self, r):
+            if r.id in ids:
+                kinds[r.id] = r.tags.get('type')
+
+    Types().apply_file(file)
+    wanted = {i for i, t in kinds.items() if t in ('multipolygon', 'boundary')}
+    handler = Areas(wanted)
+    handler.apply_file(file, locations=True)
+    return {str(i): handler.found.get(i) for i in sorted(wanted)}
+
+
 os.makedirs(out_dir, exist_ok=True)
 for name, file, expected, digest in QUERIES:
     with open(os.path.join(data, 'expected', 'with-relations', expected)) as f:
-        ids = set(json.load(f)['ways'])
+        answer = json.load(f)
+        ids = set(answer['ways'])
     handler = Ways(ids)
     handler.apply_file(os.path.join(data, file), locations=True)
     if digest:
         ways = {str(i): [len(v), sum(p[0] for p in v), sum(p[1] for p in v), v[0][0], v[0][1]] for i, v in sorted(handler.found.items())}
     else:
         ways = {str(i): v for i, v in sorted(handler.found.items())}
-    answer = {'file': file, 'expected': expected, 'digest': digest, 'ways': ways}
+    areas = multipolygons(os.path.join(data, file), set(answer['relations']))
+    answer = {'file': file, 'expected': expected, 'digest': digest, 'ways': ways, 'multipolygons': areas}
     with open(os.path.join(out_dir, name + '.json'), 'w') as f:
         json.dump(answer, f, separators=(',', ':'))
         f.write('\n')
-    print(f'{name}: {len(ways)} ways')
+    print(f'{name}: {len(ways)} ways, {len(areas)} multipolygons ({sum(v is None for v in areas.values())} not built)')

@@ -29,6 +29,8 @@ const mapView = new MapView(
   },
   (type, id) => void client.get(type, id).then((m) => m && mapView.showPopup(m)),
 );
+// The MapLibre map, for scripts and tests (e.g. `queryRenderedFeatures`); the page never reads it.
+(window as unknown as { pbfExplorerMap: unknown }).pbfExplorerMap = mapView.map;
 const list = new ResultList($('#result-scroll'), $<HTMLOListElement>('#result-list'), (m: Match) => mapView.flyTo(m));
 const fileInput = $<HTMLInputElement>('input[type=file]');
 const cancelButton = $<HTMLButtonElement>('#cancel');
@@ -104,6 +106,11 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
       list.setCount(count);
     },
     onConfirm: confirmDownload,
+    onContext: (features, note) => {
+      if (features) void mapView.setContext(features);
+      else if (!note?.endsWith('…')) void mapView.setContext(null);
+      progress.setBasemapNote(note ?? `basemap: ${features?.features.length ?? 0} roads, buildings, water and green areas drawn from the file`);
+    },
   }, fromLink ? CONFIRM_BYTES : null);
   if (end.replaced) return; // a newer run owns the page now
   // What was found before a failure stays on the map and in the list.

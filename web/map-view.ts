@@ -3,7 +3,18 @@
  * tiles), the file's header bbox, the query area, and the matches as one GeoJSON source that
  * only ever receives what changed (`GeoJSONSource.updateData`), never the whole answer again.
  */
-import { LngLat, MapLibreMap, NavigationControl, Popup, ScaleControl, setWorkerUrl, type GeoJSONSource, type StyleSpecification } from 'maplibre-gl';
+import {
+  LngLat,
+  MapLibreMap,
+  NavigationControl,
+  Popup,
+  ScaleControl,
+  setWorkerUrl,
+  type FilterSpecification,
+  type GeoJSONSource,
+  type LayerSpecification,
+  type StyleSpecification,
+} from 'maplibre-gl';
 // MapLibre 6 finds its worker beside its own script, which a bundler moves; so Vite bundles
 // the worker and tells MapLibre where it went.
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
@@ -39,11 +50,34 @@ async function loadLand(): Promise<FeatureCollection> {
 /** The layers a click opens a popup (or a cluster) from, the topmost first. */
 const CLICKABLE = ['matches', 'match-clusters', 'match-lines', 'match-area-outlines', 'match-areas'];
 
+/** A basemap layer: the `context` source's features of some classes (see `CONTEXT_CLASSES`). */
+function contextLayer(id: string, type: 'fill' | 'line', classes: string[], paint: Record<string, unknown>): LayerSpecification {
+  const filter: FilterSpecification = ['in', ['get', 'class'], ['literal', classes]];
+  const layout = type === 'line' ? { 'line-cap': 'round', 'line-join': 'round' } : {};
+  return { id, type, source: 'context', filter, paint, layout } as LayerSpecification;
+}
+
+const width = (z12: number, z17: number) => ['interpolate', ['linear'], ['zoom'], 12, z12, 17, z17];
+
+/** The basemap drawn from the file, quiet under the matches: areas first, then lines. */
+const CONTEXT_LAYERS: LayerSpecification[] = [
+  contextLayer('context-landuse', 'fill', ['landuse'], { 'fill-color': '#ebe6dc' }),
+  contextLayer('context-green', 'fill', ['green'], { 'fill-color': '#d4e7c5' }),
+  contextLayer('context-water', 'fill', ['water'], { 'fill-color': '#b7d4ea' }),
+  contextLayer('context-buildings', 'fill', ['building'], { 'fill-color': '#dcd5cc', 'fill-outline-color': '#c4b8aa' }),
+  contextLayer('context-waterways', 'line', ['waterway'], { 'line-color': '#9ec5e6', 'line-width': width(1, 3) }),
+  contextLayer('context-paths', 'line', ['path'], { 'line-color': '#b3a894', 'line-width': width(0.5, 1.5), 'line-dasharray': [2, 1.5] }),
+  contextLayer('context-railways', 'line', ['railway'], { 'line-color': '#9a9a9a', 'line-width': width(1, 2), 'line-dasharray': [3, 2] }),
+  contextLayer('context-roads', 'line', ['minor-road'], { 'line-color': '#ffffff', 'line-width': width(1, 6) }),
+  contextLayer('context-major-roads', 'line', ['major-road'], { 'line-color': '#f5cf8c', 'line-width': width(2, 9) }),
+];
+
 function offlineStyle(): StyleSpecification {
   return {
     version: 8,
     sources: {
       land: { type: 'geojson', data: EMPTY, attribution: 'Natural Earth' },
+      context: { type: 'geojson', data: EMPTY, attribution: '© OpenStreetMap contributors' },
       'header-bbox': { type: 'geojson', data: EMPTY },
       area: { type: 'geojson', data: EMPTY },
       matches: { type: 'geojson', data: EMPTY, attribution: '© OpenStreetMap contributors' },
@@ -52,6 +86,7 @@ function offlineStyle(): StyleSpecification {
       { id: 'background', type: 'background', paint: { 'background-color': '#dfe9ef' } },
       { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f4f2ec' } },
       { id: 'land-outline', type: 'line', source: 'land', paint: { 'line-color': '#aaa392', 'line-width': 0.7 } },
+      ...CONTEXT_LAYERS,
       { id: 'header-bbox', type: 'line', source: 'header-bbox', paint: { 'line-color': '#6e7781', 'line-width': 1.5, 'line-dasharray': [3, 2] } },
       { id: 'area-fill', type: 'fill', source: 'area', paint: { 'fill-color': '#1f6feb', 'fill-opacity': 0.08 } },
       { id: 'area-outline', type: 'line', source: 'area', paint: { 'line-color': '#1f6feb', 'line-width': 2 } },
@@ -239,6 +274,15 @@ export class MapView {
       this.applying = false;
     }
   }
+
+  /** Draws the basemap from the file (null removes it). */
+  async setContext(features: FeatureCollection | null): Promise<void> {
+    if (!features && !this.contextDrawn) return; // every setData redraws the map
+    (await this.source('context')).setData(features ?? EMPTY);
+    this.contextDrawn = features !== null;
+  }
+
+  private contextDrawn = false;
 
   /** The area drawn, as JSON (see setArea). */
   private areaKey = '';

@@ -15,12 +15,19 @@ export class ProgressView {
   private status: HTMLElement;
   private stats: HTMLElement;
   private count: HTMLElement;
+  private basemap: HTMLElement;
 
   constructor(root: HTMLElement) {
     this.bar = root.querySelector('progress')!;
     this.status = root.querySelector('[data-testid=status]')!;
     this.stats = root.querySelector('#stats')!;
     this.count = root.querySelector('[data-testid=result-count]')!;
+    this.basemap = root.querySelector('[data-testid=basemap-note]')!;
+  }
+
+  /** Says what the basemap shows, or why there is none. */
+  setBasemapNote(text: string): void {
+    this.basemap.textContent = text;
   }
 
   /** Sets the status text; `error: …` statuses are styled as errors. */

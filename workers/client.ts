@@ -14,6 +14,12 @@ export interface RunHandlers {
   onProgress?: (progress: Progress) => void;
   /** Map changes (`{remove, add}`, see `FromQueryWorker`) and the match count after them. */
   onChanges?: (changes: { remove: number[]; add: GeoJSON.Feature[] }, count: number) => void;
+  /**
+   * After a run's end: its basemap (`features`, a FeatureCollection whose features carry
+   * `{class}`, see {@link contextFeatures}), or null with a `note` saying why not (or that it is
+   * being drawn).
+   */
+  onContext?: (features: GeoJSON.FeatureCollection | null, note: string | null) => void;
   /** A large cross-origin download waits for a yes. */
   onConfirm?: (host: string, bytes: number) => Promise<boolean>;
 }
@@ -50,6 +56,26 @@ export function mapChanges(numbers: Float64Array): { remove: number[]; add: GeoJ
     add.push({ type: 'Feature', id: fid, properties: { type: TYPES[fid % 4], id: Math.floor(fid / 4) }, geometry });
   }
   return { remove, add };
+}
+
+/** Basemap classes by number, as `wasm/src/context.rs` (`ContextClass`) numbers them. */
+export const CONTEXT_CLASSES = ['major-road', 'minor-road', 'path', 'railway', 'water', 'waterway', 'building', 'green', 'landuse'] as const;
+
+/**
+ * The basemap as the query worker sends it (i32s `class, kind, n, then n × (lon_e7, lat_e7)`
+ * per feature; kind 0 a line, 1 a closed ring) as GeoJSON Features with `{class}`.
+ */
+export function contextFeatures(numbers: Int32Array): GeoJSON.FeatureCollection {
+  const features: GeoJSON.Feature[] = [];
+  for (let i = 0; i < numbers.length; ) {
+    const [klass, kind, n] = [numbers[i], numbers[i + 1], numbers[i + 2]];
+    i += 3;
+    const line = Array.from({ length: n }, (_, v) => [numbers[i + 2 * v] * 1e-7, numbers[i + 2 * v + 1] * 1e-7]);
+    i += 2 * n;
+    const geometry: GeoJSON.Geometry = kind === 1 ? { type: 'Polygon', coordinates: [line] } : { type: 'LineString', coordinates: line };
+    features.push({ type: 'Feature', properties: { class: CONTEXT_CLASSES[klass] }, geometry });
+  }
+  return { type: 'FeatureCollection', features };
 }
 
 /**
@@ -115,6 +141,7 @@ export class QueryClient {
     if (msg.type === 'header') h.onHeader?.(msg.header);
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
     else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count);
+    else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note);
     else if (msg.type === 'confirm') {
       const ask = h.onConfirm ?? (async () => true);
       void ask(msg.host, msg.bytes).then((yes) => this.post({ type: 'confirmed', run: msg.run, yes }));

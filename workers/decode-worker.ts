@@ -26,6 +26,10 @@ function answer(req: DecodeRequest): { result: DecodeResult; transfer: Transfera
   const bytes = req.blob;
   if (req.call === 'header') return { result: { call: 'header', job: req.job, result: JSON.parse(readHeader(bytes)) }, transfer: [] };
   if (!scanner) throw new Error('no query was set before the first blob');
+  if (req.call === 'context') {
+    const features = scanner.contextWays(bytes);
+    return { result: { call: 'context', job: req.job, result: features }, transfer: [features.buffer] };
+  }
   const out = own(req.call === 'scan' ? scanner.scan(bytes) : req.ways ? scanner.locateWays(bytes, req.wanted) : scanner.locate(bytes, req.wanted));
   const result: DecodeResult = req.call === 'scan' ? { call: 'scan', job: req.job, result: out } : { call: 'locate', job: req.job, result: out };
   return { result, transfer: [out] };
@@ -41,6 +45,8 @@ scope.onmessage = async (event) => {
       scanner = new BlobScanner(JSON.stringify(msg.query));
     } else if (msg.type === 'area-nodes') {
       scanner?.setAreaNodes(msg.on);
+    } else if (msg.type === 'context-nodes') {
+      scanner?.setContextNodes(msg.nodes);
     } else {
       const { result, transfer } = answer(msg);
       // The Blob was copied into Wasm memory: its buffer goes back to the reader for the next one.

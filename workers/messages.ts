@@ -56,5 +56,10 @@ export type FromQueryWorker =
   /** A large download from another origin waits for the page's yes (`confirmed`). */
   | { type: 'confirm'; run: number; host: string; bytes: number }
   | ({ type: 'end'; run: number; count: number; wasmBytes: number } & RunEnd)
+  /**
+   * The basemap of the run's area, after its end: `features` as `readContext` encodes them
+   * (null: none, and `note` says why, or that it is being drawn).
+   */
+  | { type: 'context'; run: number; features: Int32Array | null; note: string | null }
   | ({ type: 'reply' } & CallReply)
   | { type: 'call-error'; id: number; message: string };

@@ -8,10 +8,11 @@ import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
 import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
+import { readContext, type ContextResult } from './read-context';
 import { runQuery } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
-import type { Match } from './types';
+import type { Match, Query } from './types';
 
 interface WorkerScope {
   postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
@@ -100,8 +101,9 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   };
   let lastProgress = 0;
   let end: RunEnd;
+  let source: Source | null = null;
   try {
-    const source = openSource(msg.source);
+    source = openSource(msg.source);
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
       throw new CancelledError();
     }
@@ -125,6 +127,46 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   flushChanges(run); // what was found before a failure stays on the map
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes });
+  if (end.status === 'done' && msg.query && source) await drawContext(run, source, contextKey(msg.source, msg.query));
+}
+
+/** What the basemap drawn last was read for (the file and the area), once it was sent whole. */
+let drawnContext: string | null = null;
+
+function contextKey(spec: SourceSpec, query: Query): string {
+  const file = spec.kind === 'file' ? [spec.file.name, spec.file.size, spec.file.lastModified] : [spec.url];
+  return JSON.stringify([file, query.area]);
+}
+
+/**
+ * Reads the basemap of the run's area (see `readContext`) and sends it, or the reason there is
+ * none; sends nothing when the page already shows this file's basemap of this area.
+ */
+async function drawContext(run: Run, source: Source, key: string): Promise<void> {
+  if (key === drawnContext) return;
+  drawnContext = null;
+  post({ type: 'context', run: run.id, features: null, note: 'drawing the basemap from the file…' });
+  let result: ContextResult;
+  try {
+    result = await readContext(source, pool, run.assembler, run.controller.signal, { buffers });
+  } catch (e) {
+    if (e instanceof CancelledError || run.controller.signal.aborted) return;
+    result = { features: null, note: `no basemap: ${(e as Error).message ?? e}` };
+  }
+  if (current !== run) return;
+  const features = result.features ? concat(result.features) : null;
+  post({ type: 'context', run: run.id, features, note: result.note }, features ? [features.buffer] : []);
+  drawnContext = key;
+}
+
+function concat(parts: Int32Array[]): Int32Array {
+  const all = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
+  return all;
 }
 
 /** Answers a page's call from the last run's answer. */

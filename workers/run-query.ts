@@ -24,7 +24,7 @@ export interface RunCallbacks {
 }
 
 /** `[index, offset, size, from, to]` per blob, as `QueryAssembler.planSecondRead` and `planGeometryRead` give it. */
-function plannedFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
+export function plannedFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
   const frames = [];
   for (let i = 0; i < plan.length; i += 5) {
     frames.push({ index: plan[i], offset: plan[i + 1], size: plan[i + 2], from: plan[i + 3], to: plan[i + 4] });

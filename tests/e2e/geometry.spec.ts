@@ -9,6 +9,17 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DATA_DIR, SCREENSHOT_DIR } from './data';
 
+/** Whether (x, y) lies inside the ring (even-odd rule). */
+function inside(ring: [number, number][], x: number, y: number): boolean {
+  let yes = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i];
+    const [xj, yj] = ring[j];
+    if (yi > y !== yj > y && x < xi + ((y - yi) / (yj - yi)) * (xj - xi)) yes = !yes;
+  }
+  return yes;
+}
+
 const GEOMETRY_DIR = resolve(import.meta.dirname, '../geometry');
 
 for (const [name, q] of [
@@ -45,6 +56,11 @@ for (const [name, q] of [
       const vertices = reference.ways[String(f.properties?.osm_id)].length;
       expect(row, `way ${f.properties?.osm_id}`).toContain(f.geometry.type === 'Polygon' ? '"POLYGON ((' : '"LINESTRING (');
       expect(row.split('"')[1].split(',').length).toBe(vertices);
+      // Its point lies on the geometry: inside an area, on a vertex of a line.
+      const [lat, lon] = row.split(',').slice(2, 4).map(Number);
+      const ring = f.geometry.type === 'Polygon' ? f.geometry.coordinates[0] : f.geometry.type === 'LineString' ? f.geometry.coordinates : [];
+      if (f.geometry.type === 'Polygon') expect(inside(ring as [number, number][], lon, lat), `way ${f.properties?.osm_id} point`).toBe(true);
+      else expect(ring.some(([x, y]) => Math.abs(x - lon) < 1e-7 && Math.abs(y - lat) < 1e-7), `way ${f.properties?.osm_id} point`).toBe(true);
     }
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-geometry.png`) });
   });

@@ -93,6 +93,20 @@ pub fn haversine_m(lat1: f64, lon1: f64, lat2: f64, lon2: f64) -> f64 {
 }
 
 impl AreaTest {
+    /// The area's size in km² on the sphere of [`EARTH_RADIUS_M`] (a circle as a flat disc,
+    /// a bbox by the cosine of its middle latitude); infinite for the whole file.
+    pub fn area_km2(&self) -> f64 {
+        let km_per_degree = EARTH_RADIUS_M.to_radians() / 1000.0;
+        match self.area {
+            Area::Everywhere => f64::INFINITY,
+            Area::Circle { radius, .. } => std::f64::consts::PI * (radius / 1000.0).powi(2),
+            Area::Bbox { min_lon, min_lat, max_lon, max_lat } => {
+                let mid = ((min_lat + max_lat) / 2.0).to_radians().cos();
+                (max_lat - min_lat) * km_per_degree * (max_lon - min_lon) * km_per_degree * mid
+            }
+        }
+    }
+
     /// Whether the point (`lat`, `lon`), in degrees, lies in the area (boundary included).
     #[inline]
     pub fn contains(&self, lat: f64, lon: f64) -> bool {

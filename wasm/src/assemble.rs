@@ -35,6 +35,7 @@ use crate::locations::LocationStore;
 use serde::Serialize;
 
 use crate::area::AreaTest;
+use crate::context::{ContextNodes, CONTEXT_MAX_AREA_KM2};
 use crate::geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
 use crate::scan::{BlockScan, BlockSummary, Counts, Member, Tag};
 
@@ -314,6 +315,27 @@ impl Assembler {
                 self.queue.push((t, id));
             }
         }
+    }
+
+    /// What the basemap read ([`crate::context`]) needs: the area's node locations (ids
+    /// ascending) and the blobs that hold ways, in file order. Errors with the reason to show
+    /// when the basemap is skipped: no area, an area over [`CONTEXT_MAX_AREA_KM2`], or more
+    /// nodes in it than the location budget.
+    pub fn context_read(&mut self) -> Result<(ContextNodes, Vec<BlobEntry>), String> {
+        let km2 = self.area.area_km2();
+        if km2.is_infinite() {
+            return Err("no basemap for a whole-file query: choose an area to see its streets".into());
+        }
+        if km2 > CONTEXT_MAX_AREA_KM2 {
+            return Err(format!("no basemap: the area ({km2:.0} km²) is larger than a city (up to {CONTEXT_MAX_AREA_KM2:.0} km²)"));
+        }
+        if self.overflowed {
+            return Err(format!("no basemap: the area holds more than {} nodes", self.budget));
+        }
+        let (ids, lats, lons) = self.locations.to_sorted();
+        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| b.summary.min_way_id <= b.summary.max_way_id).copied().collect();
+        blobs.sort_by_key(|b| b.index);
+        Ok((ContextNodes::new(ids, lats, lons), blobs))
     }
 
     /// What the member read must fetch: the blobs whose way-id range holds a way member of a
@@ -689,10 +711,11 @@ pub fn csv_header(keys: &[String]) -> String {
     fields.join(",") + "\r\n"
 }
 
-/// One CSV row for a match (see [`csv_header`]): its point (degrees, the mean of its nodes in
-/// the area for a way or relation), its geometry as WKT, and its value for each of `keys`.
+/// One CSV row for a match (see [`csv_header`]): a point on its geometry (degrees,
+/// [`Shape::representative_point`]: inside an area, on a line), its geometry as WKT, and its value for each of `keys`.
 pub fn csv_row(m: &Match, shape: &Shape, keys: &[String]) -> String {
-    let mut fields = vec![m.element.name().to_string(), m.id.to_string(), format!("{:.7}", m.lat), format!("{:.7}", m.lon), csv_field(&shape.to_wkt())];
+    let [lat, lon] = shape.representative_point().map(|v| v as f64 * 1e-7);
+    let mut fields = vec![m.element.name().to_string(), m.id.to_string(), format!("{lat:.7}"), format!("{lon:.7}"), csv_field(&shape.to_wkt())];
     for k in keys {
         fields.push(m.tags.iter().find(|(key, _)| key == k).map(|(_, v)| csv_field(v)).unwrap_or_default());
     }

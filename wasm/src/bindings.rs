@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::assemble::{csv_header, csv_row, feature, Assembler, ElementType, SecondRead};
 use crate::blob::blob_data;
+use crate::context::ContextNodes;
 use crate::frame::decode_blob_header;
 use crate::header::decode_header;
 use crate::query::{PreparedQuery, Query};
@@ -36,6 +37,8 @@ pub fn read_blob_header(bytes: &[u8], offset: f64) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub struct BlobScanner {
     query: PreparedQuery,
+    /// The area's node locations the basemap is drawn from (see `setContextNodes`).
+    context: ContextNodes,
 }
 
 #[wasm_bindgen]
@@ -48,7 +51,7 @@ impl BlobScanner {
             "null" => PreparedQuery::count_only(),
             json => Query::from_json(json)?.prepare()?,
         };
-        Ok(BlobScanner { query })
+        Ok(BlobScanner { query, context: ContextNodes::default() })
     }
 
     /// Whether scans report the locations of the nodes in the area (on by default).
@@ -81,6 +84,22 @@ impl BlobScanner {
         let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
         Ok(postcard::to_allocvec(&crate::scan::locate_ways(blob_data(blob)?, &wanted)?)?)
     }
+
+    /// Sets the node locations basemap ways are drawn from, as
+    /// [`QueryAssembler::context_nodes`] gives them: `[ids…, lats_e7…, lons_e7…]`.
+    #[wasm_bindgen(js_name = setContextNodes)]
+    pub fn set_context_nodes(&mut self, nodes: &[f64]) {
+        let n = nodes.len() / 3;
+        let column = |c: usize| nodes[c * n..(c + 1) * n].iter();
+        self.context = ContextNodes::new(column(0).map(|&v| v as i64).collect(), column(1).map(|&v| v as i32).collect(), column(2).map(|&v| v as i32).collect());
+    }
+
+    /// Inflates `blob` and returns its basemap features (encoding: `crate::context::context_ways`).
+    /// Throws as `scan` does.
+    #[wasm_bindgen(js_name = contextWays)]
+    pub fn context_ways(&self, blob: &[u8]) -> Result<Vec<i32>, JsError> {
+        Ok(crate::context::context_ways(blob_data(blob)?, &self.context)?)
+    }
 }
 
 /// The answer of one query, assembled in the query worker from the decode workers' scans.
@@ -90,6 +109,9 @@ pub struct QueryAssembler {
     plan: Option<SecondRead>,
     /// The tag columns of the CSV export under way.
     csv_keys: Vec<String>,
+    /// The basemap read's nodes until taken, or why there is no basemap.
+    context_nodes: Vec<f64>,
+    context_note: Option<String>,
 }
 
 fn element_type(name: &str) -> Result<ElementType, JsError> {
@@ -109,7 +131,7 @@ impl QueryAssembler {
     pub fn new(query_json: &str, budget: u32) -> Result<QueryAssembler, JsError> {
         let query = Query::from_json(query_json)?.prepare()?;
         let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
-        Ok(QueryAssembler { inner: Assembler::new(query.area, budget), plan: None, csv_keys: Vec::new() })
+        Ok(QueryAssembler { inner: Assembler::new(query.area, budget), plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None })
     }
 
     /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes). Returns whether
@@ -173,6 +195,37 @@ impl QueryAssembler {
             out.extend([b.index as f64, b.offset as f64, b.size as f64, from as f64, to as f64]);
         }
         out
+    }
+
+    /// Plans the basemap read (after the answer is done): the blobs that hold ways, as
+    /// [`QueryAssembler::plan_second_read`] lists them (`from`, `to` unused); empty when the
+    /// basemap is skipped, and then [`QueryAssembler::context_note`] says why.
+    #[wasm_bindgen(js_name = planContextRead)]
+    pub fn plan_context_read(&mut self) -> Vec<f64> {
+        self.context_note = None;
+        match self.inner.context_read() {
+            Ok((nodes, blobs)) => {
+                self.context_nodes = nodes.columns();
+                blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, 0.0, 0.0]).collect()
+            }
+            Err(note) => {
+                self.context_note = Some(note);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Why the last [`QueryAssembler::plan_context_read`] planned no read, if it did not.
+    #[wasm_bindgen(js_name = contextNote)]
+    pub fn context_note(&self) -> Option<String> {
+        self.context_note.clone()
+    }
+
+    /// The area's node locations for `BlobScanner.setContextNodes`, taken once:
+    /// `[ids…, lats_e7…, lons_e7…]` (1e-7 degrees).
+    #[wasm_bindgen(js_name = contextNodes)]
+    pub fn context_nodes(&mut self) -> Vec<f64> {
+        std::mem::take(&mut self.context_nodes)
     }
 
     /// The node ids the second read looks for, ascending.

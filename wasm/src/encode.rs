@@ -123,6 +123,39 @@ pub fn primitive_block(nodes: &[NodeSpec], ways: &[WaySpec]) -> proto::Primitive
     }
 }
 
+/// A relation to write: id, members as (type: 0 node, 1 way, 2 relation; id; role), tags.
+pub struct RelationSpec<'a> {
+    pub id: i64,
+    pub members: &'a [(i32, i64, &'a str)],
+    pub tags: &'a [(&'a str, &'a str)],
+}
+
+/// `block` with one more PrimitiveGroup holding `relations` (their strings added to its table).
+pub fn with_relations(mut block: proto::PrimitiveBlock, relations: &[RelationSpec]) -> proto::PrimitiveBlock {
+    let table = &mut block.stringtable.s;
+    let mut sid = |s: &str| -> i32 {
+        let at = table.iter().position(|t| &t[..] == s.as_bytes()).unwrap_or_else(|| {
+            table.push(Bytes::copy_from_slice(s.as_bytes()));
+            table.len() - 1
+        });
+        at as i32
+    };
+    let relations = relations
+        .iter()
+        .map(|r| proto::Relation {
+            id: r.id,
+            keys: r.tags.iter().map(|(k, _)| sid(k) as u32).collect(),
+            vals: r.tags.iter().map(|(_, v)| sid(v) as u32).collect(),
+            roles_sid: r.members.iter().map(|m| sid(m.2)).collect(),
+            memids: Some(packed_deltas(&r.members.iter().map(|m| m.1).collect::<Vec<_>>())),
+            types: Some(packed_varints(r.members.iter().map(|m| m.0 as u64))),
+            ..Default::default()
+        })
+        .collect();
+    block.primitivegroup.push(proto::PrimitiveGroup { relations, ..Default::default() });
+    block
+}
+
 /// A whole file: the OSMHeader frame, then one zlib OSMData frame per block.
 pub fn file(header: &proto::HeaderBlock, blocks: &[proto::PrimitiveBlock]) -> Vec<u8> {
     let mut out = frame("OSMHeader", &zlib_blob(&header.encode_to_vec()));

@@ -6,7 +6,7 @@
 use prost::bytes::Bytes;
 use prost::Message;
 
-use crate::encode::{file, frame, header_block, primitive_block, zlib_blob, NodeSpec, WaySpec};
+use crate::encode::{file, frame, header_block, primitive_block, with_relations, zlib_blob, NodeSpec, RelationSpec, WaySpec};
 use crate::proto::{self, blob::Data};
 
 const HELSINKI_BBOX: [f64; 4] = [24.90, 60.15, 24.98, 60.19];
@@ -42,6 +42,38 @@ pub fn hostile() -> Vec<u8> {
     ];
     let ways = [WaySpec { id: 10, refs: &[4, 5], tags: &tags_way }];
     file(&header_block(&FEATURES, HELSINKI_BBOX), &[primitive_block(&nodes, &ways)])
+}
+
+/// Three `leisure=park` multipolygons 100–500 m from Helsinki's centre: relation 100 is valid
+/// (a shell joined from two ways, one reversed, around a hole), 101 has a ring left open,
+/// 102 is a bow tie (its ring crosses itself). Node `n` lies at centre + (dlat, dlon) × 0.001°.
+pub fn multipolygons() -> Vec<u8> {
+    let at: [(f64, f64); 15] = [
+        (0.0, 0.0), (0.0, 2.0), (2.0, 2.0), (2.0, 0.0), // 1–4: the shell
+        (0.5, 0.5), (0.5, 1.5), (1.5, 1.5), (1.5, 0.5), // 5–8: the hole
+        (-1.0, 0.0), (-1.0, 1.0), (-2.0, 1.0), // 9–11: an open ring
+        (0.0, 3.0), (0.0, 5.0), (2.0, 3.0), (2.0, 5.0), // 12–15: a bow tie
+    ];
+    let nodes: Vec<NodeSpec> = at
+        .iter()
+        .enumerate()
+        .map(|(i, (dlat, dlon))| NodeSpec { id: i as i64 + 1, lat: 60.1699 + dlat * 0.001, lon: 24.9384 + dlon * 0.001, tags: &[] })
+        .collect();
+    let ways = [
+        WaySpec { id: 11, refs: &[1, 2, 3], tags: &[] },
+        WaySpec { id: 12, refs: &[1, 4, 3], tags: &[] },
+        WaySpec { id: 13, refs: &[5, 6, 7, 8, 5], tags: &[] },
+        WaySpec { id: 14, refs: &[9, 10, 11], tags: &[] },
+        WaySpec { id: 15, refs: &[12, 13, 14, 15, 12], tags: &[] },
+    ];
+    let park = |name| [("type", "multipolygon"), ("leisure", "park"), ("name", name)];
+    let (valid, open, bow_tie) = (park("Valid"), park("Open"), park("Bow tie"));
+    let relations = [
+        RelationSpec { id: 100, members: &[(1, 11, "outer"), (1, 12, "outer"), (1, 13, "inner")], tags: &valid },
+        RelationSpec { id: 101, members: &[(1, 14, "outer")], tags: &open },
+        RelationSpec { id: 102, members: &[(1, 15, "outer")], tags: &bow_tie },
+    ];
+    file(&header_block(&FEATURES, HELSINKI_BBOX), &[with_relations(primitive_block(&nodes, &ways), &relations)])
 }
 
 /// An OSMHeader requiring a feature no reader knows.

@@ -75,6 +75,24 @@ impl Shape {
         }
     }
 
+    /// A point on the shape, `[lat_e7, lon_e7]` (1e-7 degrees): a point as is; a line's middle
+    /// vertex (of its longest part); for an area, a point inside its largest polygon — the middle
+    /// of the widest stretch of that polygon on the parallel halfway up its shell (holes left out).
+    pub fn representative_point(&self) -> [i32; 2] {
+        let longest = |lines: &[Line]| lines.iter().max_by_key(|l| l.len()).cloned().unwrap_or_default();
+        let middle = |line: &Line| line.get(line.len() / 2).copied().unwrap_or_default();
+        match self {
+            Shape::Point(p) => *p,
+            Shape::LineString(line) => middle(line),
+            Shape::MultiLineString(lines) => middle(&longest(lines)),
+            Shape::Polygon(rings) => inside_point(rings),
+            Shape::MultiPolygon(polygons) => {
+                let largest = polygons.iter().max_by(|a, b| ring_area2(&a[0]).abs().total_cmp(&ring_area2(&b[0]).abs()));
+                largest.map(|p| inside_point(p)).unwrap_or_default()
+            }
+        }
+    }
+
     /// The shape as WKT (OGC Simple Features), `lon lat` in degrees: for the CSV export.
     pub fn to_wkt(&self) -> String {
         let line = |v: &[[i32; 2]]| format!("({})", v.iter().map(|&[y, x]| format!("{} {}", e7(x), e7(y))).collect::<Vec<_>>().join(", "));
@@ -172,8 +190,11 @@ pub struct MemberWay<'a> {
 }
 
 /// Twice the signed area of a ring in (1e-7 degree)², positive when counterclockwise.
+/// Exact (integer arithmetic): in f64 the products of 1e-7-degree values (~1e17) would lose
+/// more than a small ring's whole area to rounding.
 pub fn ring_area2(ring: &[[i32; 2]]) -> f64 {
-    ring.windows(2).map(|w| w[0][1] as f64 * w[1][0] as f64 - w[1][1] as f64 * w[0][0] as f64).sum()
+    let sum: i128 = ring.windows(2).map(|w| w[0][1] as i128 * w[1][0] as i128 - w[1][1] as i128 * w[0][0] as i128).sum();
+    sum as f64
 }
 
 /// The ring turned counterclockwise (`ccw`) or clockwise.
@@ -182,6 +203,24 @@ fn oriented(mut ring: Line, ccw: bool) -> Line {
         ring.reverse();
     }
     ring
+}
+
+/// A point inside the polygon `rings` (shell, then holes): on the parallel halfway up the
+/// shell's bbox, the middle of the widest stretch between two crossings of its rings.
+fn inside_point(rings: &[Line]) -> [i32; 2] {
+    let Some(shell) = rings.first().filter(|r| r.len() >= 2) else { return [0, 0] };
+    let (lo, hi) = shell.iter().fold((i32::MAX, i32::MIN), |(lo, hi), p| (lo.min(p[0]), hi.max(p[0])));
+    let y = (lo as f64 + hi as f64) / 2.0 + 0.25; // off every vertex's latitude, which are whole
+    let mut xs: Vec<f64> = Vec::new();
+    for w in rings.iter().flat_map(|r| r.windows(2)) {
+        let ([y1, x1], [y2, x2]) = (w[0].map(f64::from), w[1].map(f64::from));
+        if (y1 > y) != (y2 > y) {
+            xs.push(x1 + (y - y1) / (y2 - y1) * (x2 - x1));
+        }
+    }
+    xs.sort_by(f64::total_cmp);
+    let widest = xs.chunks_exact(2).max_by(|a, b| (a[1] - a[0]).total_cmp(&(b[1] - b[0])));
+    widest.map_or(shell[0], |pair| [y.round() as i32, ((pair[0] + pair[1]) / 2.0).round() as i32])
 }
 
 /// Whether `p` lies inside `ring` (even-odd rule).
@@ -204,7 +243,7 @@ fn contains(ring: &[[i32; 2]], p: [i32; 2]) -> bool {
 /// clockwise. Returns a `Polygon` for one shell, else a `MultiPolygon`.
 ///
 /// Errors: a text saying why it is broken — a node without location, a ring left open (and
-/// at which node), or no way at all — for the caller to draw the ways as lines instead.
+/// at which node), rings that cross (themselves or each other, and where), or no way at all — for the caller to draw the ways as lines instead.
 pub fn assemble_multipolygon(ways: &[MemberWay]) -> Result<Shape, String> {
     let ways: Vec<&MemberWay> = ways.iter().filter(|w| w.refs.len() >= 2).collect();
     if ways.is_empty() {
@@ -245,6 +284,9 @@ pub fn assemble_multipolygon(ways: &[MemberWay]) -> Result<Shape, String> {
         }
         rings.push(ring);
     }
+    if let Some([lat, lon]) = first_crossing(&rings) {
+        return Err(format!("rings cross at {lat:.7},{lon:.7}"));
+    }
     // Nesting depth by containment: even depth is a shell, odd a hole of its nearest shell.
     let area = |r: &Line| ring_area2(r).abs();
     let mut order: Vec<usize> = (0..rings.len()).collect();
@@ -274,6 +316,49 @@ pub fn assemble_multipolygon(ways: &[MemberWay]) -> Result<Shape, String> {
         }
     }
     Ok(if polygons.len() == 1 { Shape::Polygon(polygons.pop().expect("one")) } else { Shape::MultiPolygon(polygons) })
+}
+
+/// Where two segments of `rings` cross (a ring crossing itself or another), if they do:
+/// `[lat, lon]` in degrees. Segments that only touch (at a vertex, or along a line)
+/// do not count. A sweep over the segments sorted by longitude: O(n log n) plus the pairs
+/// whose longitude ranges overlap. Exact: orientation tests in integers.
+pub fn first_crossing(rings: &[Line]) -> Option<[f64; 2]> {
+    let mut segments: Vec<([i32; 2], [i32; 2])> = rings.iter().flat_map(|r| r.windows(2).map(|w| (w[0], w[1]))).collect();
+    let span = |s: &([i32; 2], [i32; 2]), i: usize| (s.0[i].min(s.1[i]), s.0[i].max(s.1[i]));
+    segments.sort_unstable_by_key(|s| span(s, 1).0);
+    for (i, a) in segments.iter().enumerate() {
+        let (_, a_max_lon) = span(a, 1);
+        let (a_min_lat, a_max_lat) = span(a, 0);
+        for b in segments[i + 1..].iter().take_while(|b| span(b, 1).0 <= a_max_lon) {
+            let (b_min_lat, b_max_lat) = span(b, 0);
+            if b_min_lat <= a_max_lat && a_min_lat <= b_max_lat && cross_properly(*a, *b) {
+                return Some(crossing_point(*a, *b));
+            }
+        }
+    }
+    None
+}
+
+/// Where the lines through segments `a` and `b` meet, `[lat, lon]` in degrees.
+fn crossing_point(a: ([i32; 2], [i32; 2]), b: ([i32; 2], [i32; 2])) -> [f64; 2] {
+    let f = |p: [i32; 2]| p.map(f64::from);
+    let (p, q, r, s) = (f(a.0), f(a.1), f(b.0), f(b.1));
+    let cross = |u: [f64; 2], v: [f64; 2]| u[0] * v[1] - u[1] * v[0];
+    let sub = |u: [f64; 2], v: [f64; 2]| [u[0] - v[0], u[1] - v[1]];
+    let t = cross(sub(r, p), sub(s, r)) / cross(sub(q, p), sub(s, r));
+    [(p[0] + t * (q[0] - p[0])) * 1e-7, (p[1] + t * (q[1] - p[1])) * 1e-7]
+}
+
+/// The sign of the turn `p → q → r` (positive counterclockwise), exact.
+fn orientation(p: [i32; 2], q: [i32; 2], r: [i32; 2]) -> i8 {
+    let d = |u: [i32; 2], v: [i32; 2]| [v[0] as i128 - u[0] as i128, v[1] as i128 - u[1] as i128];
+    let (u, v) = (d(p, q), d(p, r));
+    (u[1] * v[0] - u[0] * v[1]).signum() as i8
+}
+
+/// Whether segments `a` and `b` cross at a point inside both (not at an end of either).
+fn cross_properly(a: ([i32; 2], [i32; 2]), b: ([i32; 2], [i32; 2])) -> bool {
+    orientation(a.0, a.1, b.0) * orientation(a.0, a.1, b.1) < 0 && orientation(b.0, b.1, a.0) * orientation(b.0, b.1, a.1) < 0
 }
 
 /// The `MultiLineString` of member ways (their known vertices), or None when none has two.
@@ -357,5 +442,31 @@ mod tests {
         missing.vertices[1] = None;
         assert_eq!(assemble_multipolygon(&[missing]), Err("node 2 of way 10 is missing from the file".into()));
         assert!(member_lines(&open).is_some());
+        // A bow tie: the ring crosses itself.
+        let bow_tie = [member(10, "outer", &[1, 2, 3, 4, 1], &[[0, 0], [0, 100], [100, 0], [100, 100], [0, 0]])];
+        assert_eq!(assemble_multipolygon(&bow_tie), Err("rings cross at 0.0000050,0.0000050".into()));
+    }
+
+    #[test]
+    fn a_representative_point_lies_on_the_shape() {
+        // A U shape: its bbox centre (50, 50) is outside it, in the notch.
+        let u = vec![[0, 0], [0, 100], [100, 100], [100, 70], [20, 70], [20, 30], [100, 30], [100, 0], [0, 0]];
+        let p = Shape::Polygon(vec![u.clone()]).representative_point();
+        assert!(contains(&u, p), "{p:?} is inside the U");
+        // A square with a hole in its middle: the point avoids the hole.
+        let square = vec![[0, 0], [0, 100], [100, 100], [100, 0], [0, 0]];
+        let hole = vec![[40, 40], [40, 60], [60, 60], [60, 40], [40, 40]];
+        let p = Shape::Polygon(vec![square.clone(), hole.clone()]).representative_point();
+        assert!(contains(&square, p) && !contains(&hole, p), "{p:?} is in the square, not its hole");
+        assert_eq!(Shape::LineString(vec![[0, 0], [5, 5], [9, 9]]).representative_point(), [5, 5]);
+    }
+
+    #[test]
+    fn crossing_rings_are_found_and_touching_ones_are_not() {
+        let square = |at: i32, size: i32| vec![[at, at], [at, at + size], [at + size, at + size], [at + size, at], [at, at]];
+        assert!(first_crossing(&[square(0, 100), square(50, 100)]).is_some());
+        assert_eq!(first_crossing(&[square(0, 100), square(20, 10)]), None, "a hole inside");
+        assert_eq!(first_crossing(&[square(0, 100), square(100, 100)]), None, "touching at a corner");
+        assert_eq!(first_crossing(&[square(0, 100), vec![[0, 100], [50, 200], [100, 100], [0, 100]]]), None, "sharing an edge");
     }
 }

@@ -10,6 +10,7 @@
 pub mod area;
 pub mod assemble;
 pub mod bindings;
+pub mod context;
 pub mod blob;
 pub mod encode;
 pub mod error;
@@ -38,6 +39,9 @@ pub struct FileScan {
     /// The geometry of each match, in the same order (see [`assemble::Assembler::shape`]);
     /// None for a relation none of whose members is in the file.
     pub shapes: Vec<Option<geometry::Shape>>,
+    /// The basemap of the query's area ([`context::context_ways`]' encoding, blobs in file
+    /// order), or why there is none.
+    pub context: Result<Vec<i32>, String>,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -89,7 +93,18 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
     let counts = assembler.counts;
     let matches = assembler.all();
     let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
-    Ok(FileScan { header, counts, matches, shapes })
+    let context = match assembler.context_read() {
+        Err(note) => Err(note),
+        Ok((nodes, blobs)) => {
+            let mut features = Vec::new();
+            for entry in blobs {
+                let (_, blob) = frame::frame_at(file, entry.offset)?;
+                features.extend(context::context_ways(blob::blob_data(blob)?, &nodes)?);
+            }
+            Ok(features)
+        }
+    };
+    Ok(FileScan { header, counts, matches, shapes, context })
 }
 
 /// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in

@@ -88,6 +88,24 @@ impl LocationStore {
         }
     }
 
+    /// Every location held, ids ascending (a duplicate id once, as [`LocationStore::get`] answers
+    /// it): `(ids, lats_e7, lons_e7)`.
+    pub fn to_sorted(&mut self) -> (Vec<i64>, Vec<i32>, Vec<i32>) {
+        self.build_index();
+        let (mut ids, mut lats, mut lons) = (Vec::with_capacity(self.len), Vec::with_capacity(self.len), Vec::with_capacity(self.len));
+        let order: Vec<&Chunk> = match &self.index {
+            None => Vec::new(),
+            Some(Index::Merged(chunk)) => vec![chunk],
+            Some(Index::Disjoint(order)) => order.iter().map(|&c| &self.chunks[c]).collect(),
+        };
+        for c in order {
+            ids.extend_from_slice(&c.ids);
+            lats.extend_from_slice(&c.lats_e7);
+            lons.extend_from_slice(&c.lons_e7);
+        }
+        (ids, lats, lons)
+    }
+
     /// The chunks ordered by their first id, if no two ranges overlap.
     fn disjoint_order(&self) -> Option<Vec<usize>> {
         let mut order: Vec<usize> = (0..self.chunks.len()).collect();
@@ -139,6 +157,7 @@ mod tests {
         assert_eq!(s.get(5), Some((6, 8)));
         assert_eq!(s.get(11), Some((2, 4)));
         assert_eq!(s.get(7), None);
+        assert_eq!(s.to_sorted(), (vec![1, 5, 10, 11], vec![5, 6, 1, 2], vec![7, 8, 3, 4]));
         assert_eq!(s.get(0), None);
         assert_eq!(s.get(99), None);
     }

@@ -209,3 +209,74 @@ fn answers_with_relations_match_libosmium() {
 fn nodes_and_ways(matches: &[pbf_explorer::assemble::Match]) -> u64 {
     matches.iter().filter(|m| m.element != ElementType::Relation).count() as u64
 }
+
+/// The basemap drawn from the file (`tests/basemap/`, from scripts/make-basemap-answers.py,
+/// libosmium's locations): per class, the same number of features and of vertices, each
+/// vertex inside the area.
+#[test]
+fn basemap_matches_libosmium() {
+    const CLASSES: [&str; 9] = ["major-road", "minor-road", "path", "railway", "water", "waterway", "building", "green", "landuse"];
+    for name in ["helsinki-1000m", "malta-1000m"] {
+        let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/basemap").join(format!("{name}.json")));
+        let c = &want["circle"];
+        let (lat, lon, radius) = (c[0].as_f64().unwrap(), c[1].as_f64().unwrap(), c[2].as_f64().unwrap());
+        let bytes = std::fs::read(data_dir().join(want["file"].as_str().unwrap())).unwrap();
+        let query = Query::from_tags("amenity=cafe", Area::Circle { lat, lon, radius }).unwrap().prepare().unwrap();
+        let features = scan_file_with_budget(&bytes, &query, usize::MAX).unwrap().context.unwrap();
+        let mut got = [[0u64; 2]; 9];
+        let mut i = 0;
+        while i < features.len() {
+            let (class, n) = (features[i] as usize, features[i + 2] as usize);
+            got[class][0] += 1;
+            got[class][1] += n as u64;
+            for v in features[i + 3..i + 3 + 2 * n].chunks(2) {
+                let d = pbf_explorer::area::haversine_m(lat, lon, v[1] as f64 * 1e-7, v[0] as f64 * 1e-7);
+                assert!(d <= radius + 0.01, "{name}: a vertex {d} m from the centre");
+            }
+            i += 3 + 2 * n;
+        }
+        for (class, label) in CLASSES.iter().enumerate() {
+            let w = &want["classes"][label];
+            assert_eq!(got[class], [w["features"].as_u64().unwrap(), w["vertices"].as_u64().unwrap()], "{name}: {label} [features, vertices]");
+        }
+    }
+}
+
+/// Every multipolygon relation of the answers in `tests/geometry/` against libosmium's area
+/// assembler: the same number of outer and inner rings and the same area within 1e-6
+/// (relative); where libosmium built no area, ours is reported broken, with a reason.
+#[test]
+fn multipolygons_match_libosmium() {
+    use pbf_explorer::geometry::{ring_area2, Shape};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/geometry");
+    let helsinki = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 };
+    let mut compared = 0;
+    for (name, tags) in [("helsinki.leisure-park-1000m", "leisure=park"), ("helsinki.building-1000m", "building")] {
+        let want = read_json(dir.join(format!("{name}.json")));
+        let file = std::fs::read(data_dir().join(want["file"].as_str().unwrap())).unwrap();
+        let query = Query::from_tags(tags, helsinki.clone()).unwrap().prepare().unwrap();
+        let scan = scan_file_with_budget(&file, &query, usize::MAX).unwrap();
+        for (id, reference) in want["multipolygons"].as_object().unwrap() {
+            let at = scan.matches.iter().position(|m| m.element == ElementType::Relation && m.id.to_string() == *id);
+            let label = format!("{name} relation {id}");
+            let (m, shape) = (&scan.matches[at.expect(&label)], scan.shapes[at.unwrap()].as_ref());
+            if reference.is_null() {
+                assert!(m.problem.is_some(), "{label}: libosmium built no area, ours is not reported broken");
+                continue;
+            }
+            assert_eq!(m.problem, None, "{label}");
+            let polygons = match shape {
+                Some(Shape::Polygon(rings)) => vec![rings.clone()],
+                Some(Shape::MultiPolygon(polygons)) => polygons.clone(),
+                other => panic!("{label}: {other:?} is not an area"),
+            };
+            let inner: usize = polygons.iter().map(|p| p.len() - 1).sum();
+            let area2: f64 = polygons.iter().flat_map(|p| p.iter().enumerate()).map(|(i, r)| if i == 0 { ring_area2(r).abs() } else { -ring_area2(r).abs() }).sum();
+            let r = ids_in_order(reference);
+            assert_eq!([polygons.len() as i64, inner as i64], [r[0], r[1]], "{label}: [outer, inner] rings");
+            assert!((area2 - r[2] as f64).abs() <= 1e-6 * r[2] as f64, "{label}: area {area2} vs {}", r[2]);
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 60, "multipolygons built by both");
+}

@@ -15,6 +15,8 @@ export interface DecodeCalls {
    * `QueryAssembler.addLocations`; with `ways`, the node refs of the ways `wanted`, for `addMemberWays`.
    */
   locate: { args: { blob: Uint8Array; wanted: Float64Array; ways: boolean }; result: ArrayBuffer };
+  /** The basemap features of an `OSMData` Blob, drawn from the nodes of `context-nodes` (`BlobScanner.contextWays`). */
+  context: { args: { blob: Uint8Array }; result: Int32Array };
 }
 
 export type DecodeCall = keyof DecodeCalls;
@@ -31,6 +33,8 @@ export type ToDecodeWorker =
   | { type: 'query'; query: Query | null }
   /** Whether scans report the locations of the nodes in the area. */
   | { type: 'area-nodes'; on: boolean }
+  /** The area's node locations basemap ways are drawn from: `[ids…, lats_e7…, lons_e7…]`. */
+  | { type: 'context-nodes'; nodes: Float64Array }
   | ({ type: 'call' } & DecodeRequest);
 
 /** Messages from a decode worker to the pool. */

@@ -51,6 +51,7 @@ export class DecodePool {
   private waiters: (() => void)[] = [];
   private query: Query | null | undefined = undefined;
   private areaNodes = true;
+  private contextNodes: Float64Array | null = null;
   /** Called with each Blob buffer a worker hands back, to be used again. */
   onSpent: ((buffer: ArrayBuffer) => void) | null = null;
   private readyCount = 0;
@@ -80,6 +81,7 @@ export class DecodePool {
     };
     if (this.query !== undefined) this.post(slot, { type: 'query', query: this.query });
     if (!this.areaNodes) this.post(slot, { type: 'area-nodes', on: false });
+    if (this.contextNodes) this.post(slot, { type: 'context-nodes', nodes: this.contextNodes });
     return slot;
   }
 
@@ -170,6 +172,7 @@ export class DecodePool {
   setQuery(query: Query | null): void {
     this.query = query;
     this.areaNodes = true;
+    this.contextNodes = null;
     for (const slot of this.slots) this.post(slot, { type: 'query', query });
   }
 
@@ -178,6 +181,17 @@ export class DecodePool {
     if (on === this.areaNodes) return;
     this.areaNodes = on;
     for (const slot of this.slots) this.post(slot, { type: 'area-nodes', on });
+  }
+
+  /** Sets the node locations the basemap is drawn from (`[ids…, lats_e7…, lons_e7…]`), for every worker. */
+  setContextNodes(nodes: Float64Array): void {
+    this.contextNodes = nodes;
+    for (const slot of this.slots) this.post(slot, { type: 'context-nodes', nodes });
+  }
+
+  /** Draws the basemap features of an `OSMData` frame (after {@link setContextNodes}). Rejects as {@link DecodePool.scan}. */
+  context(frame: Frame): Promise<DecodeCalls['context']['result']> {
+    return this.call(frame, { call: 'context', job: this.nextJob++, blob: frame.blob }, (r) => (r.call === 'context' ? r.result : null));
   }
 
   /** Decodes an `OSMHeader` frame. Rejects as {@link DecodePool.scan}. */
