@@ -10,6 +10,8 @@ import { describeQuery } from './query-text';
 import { areaPolygon } from './geometry';
 import { download } from './export';
 import { MapView } from './map-view';
+import { loadOnlineStyle } from './online-basemap';
+import type { StyleSpecification } from 'maplibre-gl';
 import { ProgressView } from './progress-view';
 import { QueryForm } from './query-form';
 import { ResultList } from './result-list';
@@ -21,6 +23,23 @@ const $ = <T extends HTMLElement>(selector: string) => document.querySelector(se
 const form = new QueryForm($<HTMLFormElement>('#query-form'));
 const progress = new ProgressView($('#progress'));
 const client = new QueryClient();
+
+// An online basemap, when the URL asks for one; the page starts without it if it cannot load.
+const basemapUrl = readUrl(location.search).basemap ?? null;
+let onlineStyle: StyleSpecification | null = null;
+/** What the basemap note says before any query's own note. */
+let basemapNote = '';
+if (basemapUrl) {
+  $<HTMLInputElement>('#basemap-form input[name=basemap]').value = basemapUrl;
+  try {
+    onlineStyle = await loadOnlineStyle(basemapUrl);
+    basemapNote = `basemap: online, from ${new URL(basemapUrl, location.href).host}`;
+  } catch (e) {
+    basemapNote = `online basemap unavailable (${(e as Error).message}): drawn from the file instead · `;
+  }
+  progress.setBasemapNote(basemapNote);
+}
+client.drawContext = onlineStyle === null;
 const mapView = new MapView(
   $('#map'),
   (lat, lon) => {
@@ -28,6 +47,7 @@ const mapView = new MapView(
     previewArea();
   },
   (type, id) => void client.get(type, id).then((m) => m && mapView.showPopup(m)),
+  onlineStyle,
 );
 // The MapLibre map, for scripts and tests (e.g. `queryRenderedFeatures`); the page never reads it.
 (window as unknown as { pbfExplorerMap: unknown }).pbfExplorerMap = mapView.map;
@@ -54,7 +74,7 @@ function setSource(next: SourceSpec, url: string | null): void {
 
 /** The link context of the page as it is now. */
 function linkContext(): LinkContext {
-  return { src: sourceUrl, file: sourceFile, map: mapView.view() };
+  return { src: sourceUrl, file: sourceFile, map: mapView.view(), basemap: basemapUrl };
 }
 
 /** Downloads over this size from another origin, started by a link, need the user's yes. */
@@ -109,7 +129,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
     onContext: (features, note) => {
       if (features) void mapView.setContext(features);
       else if (!note?.endsWith('…')) void mapView.setContext(null);
-      progress.setBasemapNote(note ?? `basemap: ${features?.features.length ?? 0} roads, buildings, water and green areas drawn from the file`);
+      progress.setBasemapNote(basemapNote + (note ?? `basemap: ${features?.features.length ?? 0} roads, buildings, water and green areas drawn from the file`));
     },
   }, fromLink ? CONFIRM_BYTES : null);
   if (end.replaced) return; // a newer run owns the page now
@@ -224,6 +244,16 @@ mapView.map.on('moveend', () => {
   if (keepMapView) return;
   const search = writeUrl(form.state, linkContext());
   if (search !== location.search) history.replaceState(null, '', search);
+});
+
+// Settings: a new online basemap (or none) applies on reload, the rest of the link kept.
+$<HTMLFormElement>('#basemap-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const url = ($<HTMLInputElement>('#basemap-form input[name=basemap]').value ?? '').trim();
+  const params = new URLSearchParams(location.search);
+  if (url) params.set('basemap', url);
+  else params.delete('basemap');
+  location.search = params.toString();
 });
 
 $('#copy-link').addEventListener('click', async () => {

@@ -23,6 +23,7 @@ import type { Feature, FeatureCollection, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
 import { bboxPolygon, polygonBounds } from './geometry';
+import { mergeStyles } from './online-basemap';
 import { popupContent } from './popup';
 import type { Match } from '../workers/types';
 
@@ -71,6 +72,9 @@ const CONTEXT_LAYERS: LayerSpecification[] = [
   contextLayer('context-roads', 'line', ['minor-road'], { 'line-color': '#ffffff', 'line-width': width(1, 6) }),
   contextLayer('context-major-roads', 'line', ['major-road'], { 'line-color': '#f5cf8c', 'line-width': width(2, 9) }),
 ];
+
+/** The basemap layers' ids (replaced by an online basemap). */
+const CONTEXT_LAYER_IDS = CONTEXT_LAYERS.map((l) => l.id);
 
 function offlineStyle(): StyleSpecification {
   return {
@@ -152,10 +156,19 @@ export class MapView {
    * @param onPick called with (lat, lon) in degrees when the map is clicked away from a match.
    * @param onMatch called with a match's type and id when one is clicked.
    */
-  constructor(container: HTMLElement, onPick: (lat: number, lon: number) => void, onMatch: (type: Match['type'], id: number) => void) {
+  /**
+   * @param online an online basemap style ({@link loadOnlineStyle}) drawn instead of the page's
+   *   background, land and basemap from the file; null for the offline style alone.
+   */
+  constructor(
+    container: HTMLElement,
+    onPick: (lat: number, lon: number) => void,
+    onMatch: (type: Match['type'], id: number) => void,
+    online: StyleSpecification | null = null,
+  ) {
     this.map = new MapLibreMap({
       container,
-      style: offlineStyle(),
+      style: online ? mergeStyles(online, offlineStyle(), new Set(['background', 'land', 'land-outline', ...CONTEXT_LAYER_IDS])) : offlineStyle(),
       center: [24.9384, 60.1699],
       zoom: 2,
       // No symbol layers to fade in; without this MapLibre draws ~300 ms of extra frames after
@@ -167,7 +180,7 @@ export class MapView {
     this.map.addControl(new ScaleControl({ unit: 'metric' }));
     this.loaded = new Promise((resolve) => this.map.once('load', () => resolve()));
     void this.warmUp();
-    void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
+    if (!online) void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
       const type = hit?.properties.type;

@@ -1,6 +1,7 @@
 /**
  * The query as URL parameters, so every query is a link: `q` (tags, space-separated), `near`
- * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `src` (a PBF URL).
+ * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `src` (a PBF URL),
+ * `basemap` (a MapLibre style URL for an online basemap).
  */
 import { parseBbox, parseLatLon, parseRadius, parseTags } from './query-text';
 import type { Query } from '../workers/types';
@@ -30,6 +31,8 @@ export interface LinkContext {
   src: string | null;
   file: string | null;
   map: MapView | null;
+  /** The online basemap's style URL, if one was chosen. */
+  basemap?: string | null;
 }
 
 function parseMapView(text: string | null): MapView | null {
@@ -50,7 +53,7 @@ export function readUrl(search: string): { state: QueryState; hasQuery: boolean 
     radius: p.get('radius') ?? DEFAULT_STATE.radius,
     bbox: bbox ?? '',
   };
-  return { state, src: p.get('src'), file: p.get('file'), map: parseMapView(p.get('map')), hasQuery: p.has('q') };
+  return { state, src: p.get('src'), file: p.get('file'), map: parseMapView(p.get('map')), basemap: p.get('basemap'), hasQuery: p.has('q') };
 }
 
 /** The search string (`?q=…`) for a query state and its link context. */
@@ -65,6 +68,7 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
   } else if (state.place === 'bbox') {
     p.set('bbox', state.bbox.replace(/\s+/g, ''));
   }
+  if (link.basemap) p.set('basemap', link.basemap);
   if (link.map) p.set('map', `${link.map.zoom.toFixed(2)}/${link.map.lat.toFixed(5)}/${link.map.lon.toFixed(5)}`);
   // URLSearchParams encodes '=', ',' and '/' although a query value may hold them; keep links readable.
   return `?${p.toString().replace(/%3D/g, '=').replace(/%2C/g, ',').replace(/%2F/g, '/')}`;

@@ -97,6 +97,8 @@ export class QueryClient {
   private ending: ((end: RunResult) => void) | null = null;
   private calls = new Map<number, Pending>();
   private lastWasmBytes = 0;
+  /** Whether runs draw the basemap from the file after their answer (not with an online one). */
+  drawContext = true;
   /** Resolves with the number of decode workers once they have loaded the decoder. */
   ready!: Promise<number>;
 
@@ -168,7 +170,7 @@ export class QueryClient {
     }
     const run = ++this.runId;
     this.handlers = handlers;
-    this.post({ type: 'run', run, source, query, confirmAbove });
+    this.post({ type: 'run', run, source, query, confirmAbove, context: this.drawContext });
     return new Promise((resolve) => (this.ending = resolve));
   }
 

@@ -32,8 +32,9 @@ export type ToQueryWorker =
   /**
    * Run `query` on `source` (cancelling any run before it). `confirmAbove`: when set and the
    * source is a URL of another origin larger than this many bytes, ask the page first.
+   * `context`: then read the basemap of the query's area.
    */
-  | { type: 'run'; run: number; source: SourceSpec; query: Query | null; confirmAbove: number | null }
+  | { type: 'run'; run: number; source: SourceSpec; query: Query | null; confirmAbove: number | null; context: boolean }
   | { type: 'cancel'; run: number }
   /** The page's answer to a `confirm` event. */
   | { type: 'confirmed'; run: number; yes: boolean }

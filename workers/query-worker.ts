@@ -127,7 +127,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   flushChanges(run); // what was found before a failure stays on the map
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes });
-  if (end.status === 'done' && msg.query && source) await drawContext(run, source, contextKey(msg.source, msg.query));
+  if (end.status === 'done' && msg.context && msg.query && source) await drawContext(run, source, contextKey(msg.source, msg.query));
 }
 
 /** What the basemap drawn last was read for (the file and the area), once it was sent whole. */

@@ -11,8 +11,9 @@ describe('URL state', () => {
     expect(src).toBe('/sample/helsinki.osm.pbf');
     expect(map).toEqual({ zoom: 14, lat: 60.1699, lon: 24.9384 });
     expect(hasQuery).toBe(true);
-    const again = writeUrl(state, { src, file: null, map });
+    const again = writeUrl(state, { src, file: null, map, basemap: 'https://tiles.example.org/style.json' });
     expect(readUrl(again).state).toEqual(state);
+    expect(readUrl(again).basemap).toBe('https://tiles.example.org/style.json');
     expect(again).toContain('q=amenity=restaurant+cuisine');
   });
 
