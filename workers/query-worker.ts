@@ -169,6 +169,9 @@ function concat(parts: Int32Array[]): Int32Array {
   return all;
 }
 
+/** Matches written per piece of an export. */
+const EXPORT_PIECE = 5000;
+
 /** Answers a page's call from the last run's answer. */
 async function reply(req: CallRequest): Promise<CallReply> {
   const rowsOf = (json: string): Match[] => JSON.parse(json);
@@ -180,20 +183,17 @@ async function reply(req: CallRequest): Promise<CallReply> {
       return { call: 'get', id: req.id, result: json ? JSON.parse(json) : null };
     }
     case 'export': {
-      if (req.format === 'csv') {
-        const total = answer?.count() ?? 0;
-        const parts = [answer?.exportCsvHeader() ?? ''];
-        for (let at = 0; at < total; at += 5000) parts.push(answer!.exportCsvRows(at, 5000));
-        return { call: 'export', id: req.id, result: new Blob(parts, { type: 'text/csv' }) };
-      }
-      const parts: string[] = ['{"type":"FeatureCollection","features":['];
       const total = answer?.count() ?? 0;
-      for (let at = 0; at < total; at += 5000) {
-        if (at > 0) parts.push(',');
-        parts.push(answer!.exportFeatures(at, 5000));
+      const csv = req.format === 'csv';
+      // Streamed into a Blob piece by piece: a Blob made of a Blob and a string keeps the first by
+      // reference, so each piece is garbage once added and the answer is never held twice.
+      let file = new Blob([csv ? (answer?.exportCsvHeader() ?? '') : '{"type":"FeatureCollection","features":['], { type: csv ? 'text/csv' : 'application/geo+json' });
+      for (let at = 0; at < total; at += EXPORT_PIECE) {
+        const piece = csv ? answer!.exportCsvRows(at, EXPORT_PIECE) : (at > 0 ? ',' : '') + answer!.exportFeatures(at, EXPORT_PIECE);
+        file = new Blob([file, piece], { type: file.type });
       }
-      parts.push(']}');
-      return { call: 'export', id: req.id, result: new Blob(parts, { type: 'application/geo+json' }) };
+      if (!csv) file = new Blob([file, ']}'], { type: file.type });
+      return { call: 'export', id: req.id, result: file };
     }
   }
 }

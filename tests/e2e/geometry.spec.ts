@@ -65,3 +65,19 @@ for (const [name, q] of [
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-geometry.png`) });
   });
 }
+
+test('a whole-file answer exports whole: every match, written in pieces', async ({ page }) => {
+  const want = JSON.parse(readFileSync(join(DATA_DIR, 'expected/with-relations/malta.building-all.json'), 'utf8'));
+  await page.goto('/?q=building');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-geojson').click();
+  const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8'));
+  expect(exported.features.length).toBe(want.count_with_relations);
+  const csvDownload = page.waitForEvent('download');
+  await page.getByTestId('export-csv').click();
+  const rows = readFileSync(await (await csvDownload).path(), 'utf8').trimEnd().split('\r\n');
+  // Tag values may hold line breaks inside quotes: count the rows that start a record instead.
+  expect(rows.filter((r) => /^(node|way|relation),\d+,/.test(r)).length).toBe(want.count_with_relations);
+});
