@@ -6,6 +6,8 @@ computed by libosmium) are looked up with pyosmium (libosmium's Python binding, 
 `pip install osmium`), with node locations, and their vertices written as [lat_e7, lon_e7]
 (1e-7 degrees, libosmium's own fixed-point values). Large answers get a digest per way:
 [vertex count, sum of lat_e7, sum of lon_e7, first lat_e7, first lon_e7].
+For the other relations (routes…), the lines of their member ways in member order, each as the
+digest above (a member way not in the file, or with fewer than two located nodes, left out).
 For the multipolygon relations of each answer, libosmium's area assembler (pyosmium's
 `area` callback) gives [outer rings, inner rings, twice the area in (1e-7 degree)²] (the
 shoelace sum on [lat_e7, lon_e7], shells minus holes), or null when it could not build one.
@@ -28,6 +30,7 @@ QUERIES = [
     ('malta.highway-primary-1000m', 'malta.osm.pbf', 'malta.highway-primary-1000m.json', False),
     ('helsinki.leisure-park-1000m', 'helsinki.osm.pbf', 'helsinki.leisure-park-1000m.json', False),
     ('helsinki.building-1000m', 'helsinki.osm.pbf', 'helsinki.building-1000m.json', True),
+    ('helsinki.route-bus-1000m', 'helsinki.osm.pbf', 'helsinki.route-bus-1000m.json', True),
 ]
 
 
@@ -62,36 +65,54 @@ class Areas(Lookup):
         self.found[a.orig_id()] = [outer, inner, area2]
 
 
-def multipolygons(file, ids):
-    """[outer, inner, area2] per relation of `ids` that is a multipolygon; null when libosmium built none."""
-    kinds = {}
+def digest(v):
+    return [len(v), sum(p[0] for p in v), sum(p[1] for p in v), v[0][0], v[0][1]]
 
-    class Types(osmium.SimpleHandler):
-        def relation(self, r):
-            if r.id in ids:
-                kinds[r.id] = r.tags.get('type')
 
-    Types().apply_file(file)
-    wanted = {i for i, t in kinds.items() if t in ('multipolygon', 'boundary')}
+class Relations(Lookup):
+    def relation(self, r):
+        if r.id in self.ids:
+            self.found[r.id] = (r.tags.get('type'), [m.ref for m in r.members if m.type == 'w'])
+
+
+def is_area_relation(kind):
+    return kind in ('multipolygon', 'boundary')
+
+
+def member_lines(file, relations):
+    """Per relation that is not a multipolygon: the digest of each member way's line, in order."""
+    routes = {i: ways for i, (kind, ways) in relations.items() if not is_area_relation(kind)}
+    handler = Ways({w for ways in routes.values() for w in ways})
+    handler.apply_file(file, locations=True)
+    lines = lambda ways: [digest(handler.found[w]) for w in ways if len(handler.found.get(w, [])) >= 2]
+    return {str(i): lines(ways) for i, ways in sorted(routes.items())}
+
+
+def multipolygons(file, relations):
+    """[outer, inner, area2] per relation that is a multipolygon; null when libosmium built none."""
+    wanted = {i for i, (kind, _) in relations.items() if is_area_relation(kind)}
     handler = Areas(wanted)
     handler.apply_file(file, locations=True)
     return {str(i): handler.found.get(i) for i in sorted(wanted)}
 
 
 os.makedirs(out_dir, exist_ok=True)
-for name, file, expected, digest in QUERIES:
+for name, file, expected, digests in QUERIES:
     with open(os.path.join(data, 'expected', 'with-relations', expected)) as f:
         answer = json.load(f)
         ids = set(answer['ways'])
     handler = Ways(ids)
     handler.apply_file(os.path.join(data, file), locations=True)
-    if digest:
-        ways = {str(i): [len(v), sum(p[0] for p in v), sum(p[1] for p in v), v[0][0], v[0][1]] for i, v in sorted(handler.found.items())}
+    if digests:
+        ways = {str(i): digest(v) for i, v in sorted(handler.found.items())}
     else:
         ways = {str(i): v for i, v in sorted(handler.found.items())}
-    areas = multipolygons(os.path.join(data, file), set(answer['relations']))
-    answer = {'file': file, 'expected': expected, 'digest': digest, 'ways': ways, 'multipolygons': areas}
+    relations = Relations(set(answer['relations']))
+    relations.apply_file(os.path.join(data, file))
+    areas = multipolygons(os.path.join(data, file), relations.found)
+    routes = member_lines(os.path.join(data, file), relations.found)
+    answer = {'file': file, 'expected': expected, 'digest': digests, 'ways': ways, 'multipolygons': areas, 'relation_lines': routes}
     with open(os.path.join(out_dir, name + '.json'), 'w') as f:
         json.dump(answer, f, separators=(',', ':'))
         f.write('\n')
-    print(f'{name}: {len(ways)} ways, {len(areas)} multipolygons ({sum(v is None for v in areas.values())} not built)')
+    print(f'{name}: {len(ways)} ways, {len(areas)} multipolygons ({sum(v is None for v in areas.values())} not built), {len(routes)} other relations')

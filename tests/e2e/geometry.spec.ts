@@ -22,14 +22,17 @@ function inside(ring: [number, number][], x: number, y: number): boolean {
 
 const GEOMETRY_DIR = resolve(import.meta.dirname, '../geometry');
 
-for (const [name, q] of [
-  ['malta.highway-primary-1000m', 'highway=primary'],
-  ['malta.leisure-park-1000m', 'leisure=park'],
+for (const [name, q, near] of [
+  ['malta.highway-primary-1000m', 'highway=primary', '35.8989,14.5146'],
+  ['malta.leisure-park-1000m', 'leisure=park', '35.8989,14.5146'],
+  ['helsinki.leisure-park-1000m', 'leisure=park', '60.1699,24.9384'],
 ] as const) {
   test(`${name}: the export holds each way's full geometry`, async ({ page }) => {
-    const reference: { ways: Record<string, [number, number][]> } = JSON.parse(readFileSync(join(GEOMETRY_DIR, `${name}.json`), 'utf8'));
-    await page.goto(`/?q=${encodeURIComponent(q)}&near=35.8989,14.5146&radius=1000`);
-    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+    const reference: { file: string; ways: Record<string, [number, number][]>; multipolygons: Record<string, [number, number, number] | null> } = JSON.parse(
+      readFileSync(join(GEOMETRY_DIR, `${name}.json`), 'utf8'),
+    );
+    await page.goto(`/?q=${encodeURIComponent(q)}&near=${near}&radius=1000`);
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, reference.file));
     await expect(page.getByTestId('status')).toHaveText('done');
     const download = page.waitForEvent('download');
     await page.getByTestId('export-geojson').click();
@@ -44,6 +47,12 @@ for (const [name, q] of [
       expect(ring.length, `way ${f.properties?.osm_id}`).toBe(want.length);
       // [lon, lat] in degrees, to 1e-7.
       expect(ring.map(([lon, lat]) => [Math.round(lat * 1e7), Math.round(lon * 1e7)])).toEqual(want);
+    }
+    // Multipolygons: the outer and inner rings libosmium's area assembler builds.
+    for (const [id, rings] of Object.entries(reference.multipolygons)) {
+      const f = exported.features.find((x: GeoJSON.Feature) => x.properties?.osm_type === 'relation' && String(x.properties?.osm_id) === id);
+      const polygons: GeoJSON.Position[][][] = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.type === 'MultiPolygon' ? f.geometry.coordinates : [];
+      expect([polygons.length, polygons.reduce((n, p) => n + p.length - 1, 0)], `relation ${id}`).toEqual(rings ? rings.slice(0, 2) : [0, 0]);
     }
     // The CSV export: a header, then one row per match, with the same geometry as WKT.
     const csvDownload = page.waitForEvent('download');

@@ -138,7 +138,8 @@ fn way_geometry_matches_libosmium() {
         ("malta.leisure-park-1000m", "leisure=park", malta.clone()),
         ("malta.highway-primary-1000m", "highway=primary", malta),
         ("helsinki.leisure-park-1000m", "leisure=park", helsinki.clone()),
-        ("helsinki.building-1000m", "building", helsinki),
+        ("helsinki.building-1000m", "building", helsinki.clone()),
+        ("helsinki.route-bus-1000m", "route=bus", helsinki),
     ] {
         let want = read_json(dir.join(format!("{name}.json")));
         let file = std::fs::read(data_dir().join(want["file"].as_str().unwrap())).unwrap();
@@ -152,9 +153,7 @@ fn way_geometry_matches_libosmium() {
                 assert!(!reference.is_null(), "{label}: not in the reference answer");
                 let vertices = shape.as_ref().expect("a way has a shape").vertices();
                 if want["digest"].as_bool().unwrap() {
-                    let sum = |i: usize| vertices.iter().map(|v| v[i] as i64).sum::<i64>();
-                    let digest = [vertices.len() as i64, sum(0), sum(1), vertices[0][0] as i64, vertices[0][1] as i64];
-                    assert_eq!(digest.to_vec(), ids_in_order(reference), "{label}: digest");
+                    assert_eq!(digest(&vertices), ids_in_order(reference), "{label}: digest");
                 } else {
                     let expected: Vec<[i32; 2]> =
                         reference.as_array().unwrap().iter().map(|p| [p[0].as_i64().unwrap() as i32, p[1].as_i64().unwrap() as i32]).collect();
@@ -163,8 +162,30 @@ fn way_geometry_matches_libosmium() {
                 checked += 1;
             }
             assert_eq!(checked, want["ways"].as_object().unwrap().len(), "{name} budget {budget}: ways compared");
+            // Relations other than multipolygons: the lines of their member ways, in member order.
+            let lines = want["relation_lines"].as_object().unwrap();
+            for (id, reference) in lines {
+                let at = scan.matches.iter().position(|m| m.element == ElementType::Relation && m.id.to_string() == *id);
+                let label = format!("{name} budget {budget} relation {id}");
+                let got: Vec<Vec<i64>> = match scan.shapes[at.expect(&label)].as_ref() {
+                    Some(pbf_explorer::geometry::Shape::MultiLineString(lines)) => lines.iter().map(|l| digest(l)).collect(),
+                    other => panic!("{label}: {other:?} is not a MultiLineString"),
+                };
+                let want: Vec<Vec<i64>> = reference.as_array().unwrap().iter().map(ids_in_order).collect();
+                assert_eq!(got, want, "{label}: member lines");
+            }
+            if name.contains("route") {
+                assert_eq!(lines.len(), 147, "{name}: relations compared");
+            }
         }
     }
+}
+
+/// A line's digest as `scripts/make-geometry-answers.py` writes it:
+/// [vertex count, sum of lat_e7, sum of lon_e7, first lat_e7, first lon_e7].
+fn digest(vertices: &[[i32; 2]]) -> Vec<i64> {
+    let sum = |i: usize| vertices.iter().map(|v| v[i] as i64).sum::<i64>();
+    vec![vertices.len() as i64, sum(0), sum(1), vertices[0][0] as i64, vertices[0][1] as i64]
 }
 
 /// A JSON array of integers, in its order.
