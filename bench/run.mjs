@@ -49,8 +49,8 @@ const median = (xs) => {
   if (s.length === 0) return NaN;
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const cafeNear = (near) => ({ tags: [{ key: 'amenity', value: 'cafe' }], area: { circle: near } });
-const everywhere = (key, value = null) => ({ tags: [{ key, value }], area: 'everywhere' });
+const cafeNear = (near) => ({ q: 'amenity=cafe', area: { circle: near } });
+const everywhere = (key, value = null) => ({ q: value === null ? key : `${key}=${value}`, area: 'everywhere' });
 
 function build() {
   log('building the app (wasm-pack + vite), the bench-only inflate build and the native peers (cargo --release)');
@@ -178,6 +178,10 @@ async function benchRuns(browser, cores, faultsOrigin) {
   r.query_all_big = await run(cores, cafeNear(NEAR[BIG]));
   r.all_cafe_big = await run(cores, everywhere('amenity', 'cafe'));
   r.all_building_big = await run(cores, everywhere('building'));
+  // The same questions with a regular expression instead of exact values (target ≤ 1.3×).
+  r.query_regex_big = await run(cores, { q: 'amenity~^cafe$', area: { circle: NEAR[BIG] } });
+  r.all_name_big = await run(cores, { q: 'name=Starbucks', area: 'everywhere' });
+  r.all_name_regex_big = await run(cores, { q: 'name~/^starbucks$/i', area: 'everywhere' });
   r.query_http_big = await run(cores, cafeNear(NEAR[BIG]), `${faultsOrigin}/${Math.random().toString(36).slice(2)}/latency/${BIG}`);
   await page.close();
   const small = await benchPage(browser, SMALL);
@@ -244,7 +248,7 @@ async function soakRun() {
     await appQuery(page, () => page.locator('input[type=file]').setInputFiles(join(dataDir, BIG)));
     const first = await settle();
     for (let i = 1; i < 20; i++) {
-      await page.getByLabel('Tags').fill(tags[(i + 1) % tags.length]);
+      await page.getByLabel('Query', { exact: true }).fill(tags[(i + 1) % tags.length]);
       await appQuery(page, () => page.getByRole('button', { name: 'Run query' }).click());
     }
     return { first, last: await settle() };
@@ -314,6 +318,9 @@ async function main() {
     query_first_match: med((r) => r.bench.query_all_big.firstMatchMs ?? NaN),
     all_cafe: med((r) => r.bench.all_cafe_big.ms),
     all_building: med((r) => r.bench.all_building_big.ms),
+    query_regex: med((r) => r.bench.query_regex_big.ms),
+    all_name: med((r) => r.bench.all_name_big.ms),
+    all_name_regex: med((r) => r.bench.all_name_regex_big.ms),
     query_http: med((r) => r.bench.query_http_big.ms),
     query_all_small: med((r) => r.bench.query_all_small.ms),
     query_all_huge: med((r) => r.bench.query_all_huge?.ms ?? NaN),
@@ -347,6 +354,8 @@ async function main() {
     [`bench page: amenity=cafe 1000 m`, m.query_all.toFixed(0), mbps(m.query_all), `${ratio(m.osmpbf_query_all, m.query_all)}× the speed of osmpbf, 1 pass, bbox prefilter, all cores; first match ${m.query_first_match.toFixed(0)} ms`, '≥ 1.0×'],
     [`bench page: amenity=cafe, whole file`, m.all_cafe.toFixed(0), mbps(m.all_cafe), '', ''],
     [`bench page: building, whole file`, m.all_building.toFixed(0), mbps(m.all_building), '', ''],
+    [`bench page: amenity~^cafe$ 1000 m (regex)`, m.query_regex.toFixed(0), mbps(m.query_regex), `${ratio(m.query_regex, m.query_all)}× amenity=cafe 1000 m`, '≤ 1.3×'],
+    [`bench page: name~/^starbucks$/i / name=Starbucks, whole file`, `${m.all_name_regex.toFixed(0)} / ${m.all_name.toFixed(0)}`, '', `${ratio(m.all_name_regex, m.all_name)}× (regex vs exact)`, '≤ 1.3×'],
     [`bench page: amenity=cafe 1000 m over HTTP, +50 ms/request`, m.query_http.toFixed(0), mbps(m.query_http), `${ratio(m.query_http, m.query_all)}× (bench page, local file)`, ''],
     [`bench page: amenity=cafe 1000 m, malta (6 MB)`, m.query_all_small.toFixed(0), '', '', ''],
     ['bench page: 1000 m query, 1.1 GB file (200 × malta)', Number.isFinite(m.query_all_huge) ? m.query_all_huge.toFixed(0) : 'no file', '', '', '≥ 1.0× osmar'],

@@ -138,6 +138,9 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   list.setCount(end.count);
   exportButton.disabled = csvButton.disabled = end.count === 0;
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
+  // A syntax error (the decoder parses the query before reading) marks its spot in the input.
+  const column = end.status === 'error' ? /syntax error at column (\d+)/.exec(end.message)?.[1] : undefined;
+  form.markError(column ? Number(column) : null);
   cancelButton.disabled = true;
 }
 

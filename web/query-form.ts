@@ -19,12 +19,30 @@ export class QueryForm {
 
   get state(): QueryState {
     const v = (name: keyof QueryState) => this.field(name).value;
-    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox') };
+    const inside = (this.field('inside') as HTMLInputElement).checked ? 'all' : 'any';
+    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox'), inside };
   }
 
   set state(s: QueryState) {
-    for (const [name, value] of Object.entries(s)) this.field(name as keyof QueryState).value = value;
+    for (const [name, value] of Object.entries(s)) {
+      if (name === 'inside') (this.field('inside') as HTMLInputElement).checked = value === 'all';
+      else this.field(name as keyof QueryState).value = value;
+    }
     this.showPlace();
+    this.markError(null);
+  }
+
+  /**
+   * Marks the query text as wrong at `column` (1-based, in characters; null clears the mark):
+   * the caret goes there, with the spot selected, and the field is flagged invalid.
+   */
+  markError(column: number | null): void {
+    const q = this.field('q') as HTMLInputElement;
+    q.toggleAttribute('aria-invalid', column !== null);
+    if (column === null) return;
+    const at = [...q.value].slice(0, column - 1).join('').length; // characters to UTF-16 units
+    q.focus();
+    q.setSelectionRange(at, Math.min(q.value.length, at + 1));
   }
 
   /** Sets the circle's centre (degrees), as a map click does. */

@@ -1,28 +1,5 @@
-/** Query text forms: tags as typed by a person (`amenity=restaurant cuisine`), areas as URL values. */
-import type { Area, Query, TagFilter } from '../workers/types';
-
-/**
- * Parses space-separated tags: `key=value` (exact value) or `key` (any value).
- * @throws Error for a tag with an empty key, or no tags at all.
- */
-export function parseTags(text: string): TagFilter[] {
-  const tags = text
-    .split(/\s+/)
-    .filter((t) => t.length > 0)
-    .map((t) => {
-      const eq = t.indexOf('=');
-      const key = eq < 0 ? t : t.slice(0, eq);
-      if (key.length === 0) throw new Error(`tag "${t}" has no key`);
-      return { key, value: eq < 0 ? null : t.slice(eq + 1) };
-    });
-  if (tags.length === 0) throw new Error('enter at least one tag, like amenity=cafe or shop');
-  return tags;
-}
-
-/** The inverse of {@link parseTags}. */
-export function formatTags(tags: TagFilter[]): string {
-  return tags.map((t) => (t.value === null ? t.key : `${t.key}=${t.value}`)).join(' ');
-}
+/** Query text forms: areas as URL values, and a query's one-line description. */
+import type { Area, Query } from '../workers/types';
 
 /**
  * Parses `lat,lon` in degrees WGS84.
@@ -62,7 +39,7 @@ export function parseBbox(text: string): Area {
 
 /** A human summary of a query, e.g. `amenity=cafe within 1000 m of 60.1699,24.9384`. */
 export function describeQuery(q: Query): string {
-  const tags = formatTags(q.tags);
+  const tags = q.q.trim() + (q.inside === 'all' ? ' (wholly inside)' : '');
   if (q.area === 'everywhere') return `${tags} in the whole file`;
   if ('circle' in q.area) return `${tags} within ${q.area.circle.radius} m of ${q.area.circle.lat},${q.area.circle.lon}`;
   const b = q.area.bbox;

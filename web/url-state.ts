@@ -1,9 +1,10 @@
 /**
- * The query as URL parameters, so every query is a link: `q` (tags, space-separated), `near`
+ * The query as URL parameters, so every query is a link: `q` (the query language), `inside`
+ * (`all`: wholly inside the area), `near`
  * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `src` (a PBF URL),
  * `basemap` (a MapLibre style URL for an online basemap).
  */
-import { parseBbox, parseLatLon, parseRadius, parseTags } from './query-text';
+import { parseBbox, parseLatLon, parseRadius } from './query-text';
 import type { Query } from '../workers/types';
 
 /** The query as the form holds it: text fields, checked only by {@link toQuery}. */
@@ -13,11 +14,13 @@ export interface QueryState {
   near: string;
   radius: string;
   bbox: string;
+  /** `all`: a way or relation must lie wholly inside the area (`inside=all`). */
+  inside: 'any' | 'all';
 }
 
 /** What the page starts with when the URL says nothing: cafés around Helsinki's centre. */
 export const SAMPLE_URL = 'sample/helsinki.osm.pbf';
-export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '' };
+export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '', inside: 'any' };
 
 /** Where the map looks: zoom and centre in degrees. */
 export interface MapView {
@@ -52,6 +55,7 @@ export function readUrl(search: string): { state: QueryState; hasQuery: boolean 
     near: near ?? DEFAULT_STATE.near,
     radius: p.get('radius') ?? DEFAULT_STATE.radius,
     bbox: bbox ?? '',
+    inside: p.get('inside') === 'all' ? 'all' : 'any',
   };
   return { state, src: p.get('src'), file: p.get('file'), map: parseMapView(p.get('map')), basemap: p.get('basemap'), hasQuery: p.has('q') };
 }
@@ -68,6 +72,7 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
   } else if (state.place === 'bbox') {
     p.set('bbox', state.bbox.replace(/\s+/g, ''));
   }
+  if (state.inside === 'all' && state.place !== 'everywhere') p.set('inside', 'all');
   if (link.basemap) p.set('basemap', link.basemap);
   if (link.map) p.set('map', `${link.map.zoom.toFixed(2)}/${link.map.lat.toFixed(5)}/${link.map.lon.toFixed(5)}`);
   // URLSearchParams encodes '=', ',' and '/' although a query value may hold them; keep links readable.
@@ -75,13 +80,16 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
 }
 
 /**
- * Checks a query state and turns it into a {@link Query}.
- * @throws Error with a message for the user when a field is invalid.
+ * Checks a query state's area and turns it into a {@link Query}. The query text itself is parsed
+ * by the decoder before any byte is read (a syntax error ends the run with its column).
+ * @throws Error with a message for the user when the text is blank or an area field is invalid.
  */
 export function toQuery(state: QueryState): Query {
-  const tags = parseTags(state.q);
-  if (state.place === 'everywhere') return { tags, area: 'everywhere' };
-  if (state.place === 'bbox') return { tags, area: parseBbox(state.bbox) };
+  const q = state.q.trim();
+  if (!q) throw new Error('enter a query, like amenity=cafe or shop');
+  if (state.place === 'everywhere') return { q, area: 'everywhere' };
+  const inside = state.inside;
+  if (state.place === 'bbox') return { q, area: parseBbox(state.bbox), inside };
   const { lat, lon } = parseLatLon(state.near);
-  return { tags, area: { circle: { lat, lon, radius: parseRadius(state.radius) } } };
+  return { q, area: { circle: { lat, lon, radius: parseRadius(state.radius) } }, inside };
 }

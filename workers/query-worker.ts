@@ -83,7 +83,15 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   current?.controller.abort();
   await wasm;
   answer?.free();
-  const assembler = new QueryAssembler(JSON.stringify(msg.query ?? { tags: [], area: 'everywhere' }), 0);
+  answer = null;
+  let assembler: QueryAssembler;
+  try {
+    // The query is parsed here, before any byte is read: a syntax error ends the run at once.
+    assembler = new QueryAssembler(JSON.stringify(msg.query ?? { q: '', area: 'everywhere' }), 0);
+  } catch (e) {
+    post({ type: 'end', run: msg.run, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0 });
+    return;
+  }
   answer = assembler;
   const run: Run = { id: msg.run, controller: new AbortController(), assembler, confirm: null };
   current = run;

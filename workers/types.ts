@@ -3,22 +3,21 @@
  * Coordinates are degrees WGS84, distances metres, sizes and offsets bytes.
  */
 
-/** One tag condition: `key=value`, or a bare `key` (any value) when `value` is null. */
-export interface TagFilter {
-  key: string;
-  value: string | null;
-}
-
 /** Where matches must lie; the JSON form the Wasm decoder's `Query::from_json` reads. */
 export type Area =
   | 'everywhere'
   | { circle: { lat: number; lon: number; radius: number } }
   | { bbox: { min_lon: number; min_lat: number; max_lon: number; max_lat: number } };
 
-/** Tags (all required) plus an area. */
+/**
+ * A query: its text in the query language (README "Query language", parsed by the Wasm
+ * decoder's `Expr::parse`), an area, and whether a way or relation must lie wholly inside it
+ * (`inside: 'all'`; default `'any'`, one node suffices).
+ */
 export interface Query {
-  tags: TagFilter[];
+  q: string;
   area: Area;
+  inside?: 'any' | 'all';
 }
 
 /** An OSM tag as [key, value]: untrusted text, never to be parsed as HTML. */

@@ -87,7 +87,7 @@ test('a link made from a local file names the file and runs once it is opened', 
   await expect(status(page)).toHaveText('done');
   const other = await openCopiedLink(page, context, 'file=helsinki.osm.pbf');
   await expect(other.getByTestId('source-name')).toContainText('made for the file helsinki.osm.pbf');
-  await expect(other.getByLabel('Tags')).toHaveValue('shop');
+  await expect(other.getByLabel('Query', { exact: true })).toHaveValue('shop');
   await other.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
   await expect(other.getByTestId('status')).toHaveText('done');
   await expect(other.getByTestId('result-count')).toHaveText('501');

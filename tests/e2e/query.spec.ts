@@ -73,13 +73,13 @@ test('the form runs a new query on the file already open, and the URL follows it
   await page.getByRole('button', { name: 'Use sample (Helsinki)' }).click();
   await expect(status(page)).toHaveText('done');
   await expect(count(page)).toHaveText('87');
-  await page.getByLabel('Tags').fill('shop');
+  await page.getByLabel('Query', { exact: true }).fill('shop');
   await page.getByRole('button', { name: 'Run query' }).click();
   await expect(status(page)).toHaveText('done');
   await expect(count(page)).toHaveText('501');
   expect(new URL(page.url()).searchParams.get('q')).toBe('shop');
   await page.goBack();
-  await expect(page.getByLabel('Tags')).toHaveValue('amenity=cafe');
+  await expect(page.getByLabel('Query', { exact: true })).toHaveValue('amenity=cafe');
   await expect(status(page)).toHaveText('done');
   await expect(count(page)).toHaveText('87');
 });

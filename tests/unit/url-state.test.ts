@@ -1,13 +1,13 @@
 /** The query as URL parameters, and the query text forms. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_STATE, readUrl, toQuery, writeUrl } from '../../web/url-state';
-import { describeQuery, parseBbox, parseTags } from '../../web/query-text';
+import { describeQuery, parseBbox } from '../../web/query-text';
 
 describe('URL state', () => {
   it('round-trips a query with its link context', () => {
     const search = '?src=/sample/helsinki.osm.pbf&q=amenity=restaurant cuisine&near=60.1699,24.9384&radius=500&map=14.00/60.16990/24.93840';
     const { state, src, map, hasQuery } = readUrl(search);
-    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '' });
+    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '', inside: 'any' });
     expect(src).toBe('/sample/helsinki.osm.pbf');
     expect(map).toEqual({ zoom: 14, lat: 60.1699, lon: 24.9384 });
     expect(hasQuery).toBe(true);
@@ -26,20 +26,20 @@ describe('URL state', () => {
   });
 
   it('turns the state into a query, and says what is wrong', () => {
-    expect(toQuery({ ...DEFAULT_STATE })).toEqual({ tags: [{ key: 'amenity', value: 'cafe' }], area: { circle: { lat: 60.1699, lon: 24.9384, radius: 1000 } } });
+    expect(toQuery({ ...DEFAULT_STATE })).toEqual({ q: 'amenity=cafe', area: { circle: { lat: 60.1699, lon: 24.9384, radius: 1000 } }, inside: 'any' });
+    expect(toQuery({ ...DEFAULT_STATE, q: ' shop or craft ', inside: 'all' })).toEqual({ q: 'shop or craft', area: { circle: { lat: 60.1699, lon: 24.9384, radius: 1000 } }, inside: 'all' });
+    expect(readUrl(writeUrl({ ...DEFAULT_STATE, inside: 'all' }, { src: null, file: null, map: null })).state.inside).toBe('all');
     expect(toQuery({ ...DEFAULT_STATE, place: 'everywhere' }).area).toBe('everywhere');
     expect(() => toQuery({ ...DEFAULT_STATE, near: '91,0' })).toThrow(/lat,lon/);
     expect(() => toQuery({ ...DEFAULT_STATE, radius: '-5' })).toThrow(/positive/);
-    expect(() => toQuery({ ...DEFAULT_STATE, q: '  ' })).toThrow(/at least one tag/);
+    expect(() => toQuery({ ...DEFAULT_STATE, q: '  ' })).toThrow(/enter a query/);
   });
 });
 
 describe('query text', () => {
-  it('parses tags and bboxes', () => {
-    expect(parseTags('amenity=cafe  shop')).toEqual([{ key: 'amenity', value: 'cafe' }, { key: 'shop', value: null }]);
-    expect(() => parseTags('=cafe')).toThrow(/no key/);
+  it('parses bboxes and describes queries', () => {
     expect(parseBbox('14.5,35.88,14.53,35.91')).toEqual({ bbox: { min_lon: 14.5, min_lat: 35.88, max_lon: 14.53, max_lat: 35.91 } });
     expect(() => parseBbox('14.53,35.88,14.5,35.91')).toThrow(/bbox/);
-    expect(describeQuery({ tags: parseTags('shop'), area: 'everywhere' })).toBe('shop in the whole file');
+    expect(describeQuery({ q: 'shop', area: 'everywhere' })).toBe('shop in the whole file');
   });
 });

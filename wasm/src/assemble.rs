@@ -165,6 +165,8 @@ pub struct Assembler {
     outside: LocationStore,
     budget: usize,
     overflowed: bool,
+    /// `inside=all`: a way or relation matches only when every node of it is in the area.
+    inside_all: bool,
     queue: Vec<(ElementType, i64)>,
     removed: Vec<i64>,
     matched: usize,
@@ -189,6 +191,7 @@ impl Assembler {
             outside: LocationStore::default(),
             budget,
             overflowed: false,
+            inside_all: false,
             queue: Vec::new(),
             removed: Vec::new(),
             matched: 0,
@@ -196,6 +199,13 @@ impl Assembler {
             unsorted: Vec::new(),
             sorted_valid: true,
         }
+    }
+
+    /// With `all`, a way or relation matches only when every node of it (its nodes; a relation's
+    /// node members and the nodes of its member ways found in the file) lies in the area.
+    pub fn with_inside_all(mut self, all: bool) -> Assembler {
+        self.inside_all = all;
+        self
     }
 
     /// Whether the area held more node locations than the budget (they are no longer kept, and
@@ -243,7 +253,7 @@ impl Assembler {
             let position = if fixed || self.overflowed || !self.locations.cheap_to_query() {
                 w.position
             } else {
-                mean_location(&mut self.locations, &w.refs)
+                mean_location(&mut self.locations, &w.refs, self.inside_all)
             };
             let drawn = position.is_some();
             let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
@@ -406,7 +416,7 @@ impl Assembler {
     pub fn finish(&mut self) {
         let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, _)| id).collect();
         for id in ids {
-            let position = mean_location(&mut self.locations, &self.ways[&id].refs);
+            let position = mean_location(&mut self.locations, &self.ways[&id].refs, self.inside_all);
             let way = self.ways.get_mut(&id).expect("listed above");
             if way.position != position {
                 way.position = position;
@@ -417,7 +427,7 @@ impl Assembler {
         for id in ids {
             // The area test and the position: the members' nodes that lie in the area.
             let nodes = member_nodes(&self.relations[&id], &self.ways, &self.member_ways);
-            let position = mean_location(&mut self.locations, &nodes);
+            let position = mean_location(&mut self.locations, &nodes, self.inside_all);
             let matched = position.is_some();
             let relation = self.relations.get_mut(&id).expect("listed");
             if relation.matched != matched || relation.position != position {
@@ -670,15 +680,16 @@ fn member_nodes(r: &RelationEntry, ways: &FxHashMap<i64, WayEntry>, member_ways:
     nodes
 }
 
-/// Mean `[lat, lon]` (degrees) of the referenced nodes whose location is held, or None.
-fn mean_location(locations: &mut LocationStore, refs: &[i64]) -> Option<[f64; 2]> {
+/// Mean `[lat, lon]` (degrees) of the referenced nodes whose location is held, or None (also
+/// with `all` when one is not held: `inside=all`).
+fn mean_location(locations: &mut LocationStore, refs: &[i64], all: bool) -> Option<[f64; 2]> {
     let (mut lat, mut lon, mut n) = (0i64, 0i64, 0i64);
     for (y, x) in refs.iter().filter_map(|&id| locations.get(id)) {
         lat += y as i64;
         lon += x as i64;
         n += 1;
     }
-    (n > 0).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7])
+    (n > 0 && (!all || n as usize == refs.len())).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7])
 }
 
 /// The list label of an element: its `name`, else its first tag as `key=value`.

@@ -131,7 +131,7 @@ impl QueryAssembler {
     pub fn new(query_json: &str, budget: u32) -> Result<QueryAssembler, JsError> {
         let query = Query::from_json(query_json)?.prepare()?;
         let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
-        Ok(QueryAssembler { inner: Assembler::new(query.area, budget), plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None })
+        Ok(QueryAssembler { inner: Assembler::new(query.area, budget).with_inside_all(query.inside == crate::query::Inside::All), plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None })
     }
 
     /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes). Returns whether

@@ -14,6 +14,7 @@ pub mod context;
 pub mod blob;
 pub mod encode;
 pub mod error;
+pub mod expr;
 pub mod fixtures;
 pub mod frame;
 pub mod geometry;
@@ -61,7 +62,7 @@ pub fn scan_file_prepared(file: &[u8], prepared: &query::PreparedQuery) -> Resul
 /// rest come from a targeted second read, as in the browser).
 pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budget: usize) -> Result<FileScan, DecodeError> {
     let mut header = None;
-    let mut assembler = assemble::Assembler::new(prepared.area.clone(), budget);
+    let mut assembler = assemble::Assembler::new(prepared.area.clone(), budget).with_inside_all(prepared.inside == query::Inside::All);
     let mut query = prepared.clone();
     for (index, frame) in frame::frames(file).enumerate() {
         let frame = frame?;

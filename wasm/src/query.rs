@@ -1,75 +1,84 @@
-//! A query: tags that must all be present, and an [`Area`]. Tags are matched per
-//! PrimitiveBlock by string-table index, so strings are compared once per block, not per element.
+//! A query: an expression of the query language ([`crate::expr`]), an [`Area`], and whether a
+//! way or relation must lie wholly inside it. The expression is bound to each PrimitiveBlock's
+//! string table once ([`BlockQuery`]): keys and values are looked up there, a regular expression
+//! runs at most once per distinct string of the table, and elements are tested with integer
+//! comparisons. A block whose table cannot satisfy the query tests no element's tags.
+
+use std::cell::Cell;
 
 use serde::Deserialize;
 
 use crate::area::{Area, AreaTest};
 use crate::error::DecodeError;
+use crate::expr::{ElementKind, Expr, KeyPattern, ValueTest};
 
-/// One tag condition: `key=value`, or a bare `key` (any value) when `value` is `None`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-pub struct TagFilter {
-    pub key: String,
-    pub value: Option<String>,
+/// Whether a way or relation matches with one node in the area (`Any`, the default) or only
+/// with all of them (`All`: osmar's "exclude partial").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Inside {
+    #[default]
+    Any,
+    All,
 }
 
-/// Tags (all required) plus an area. Relations are never matched.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A parsed query over an area.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Query {
-    pub tags: Vec<TagFilter>,
+    /// The query's text, as typed.
+    pub text: String,
+    pub expr: Expr,
     pub area: Area,
+    pub inside: Inside,
 }
 
-impl TagFilter {
-    /// Parses `key=value` or `key`. Errors: [`DecodeError::Query`] for an empty key.
-    pub fn parse(text: &str) -> Result<TagFilter, DecodeError> {
-        let (key, value) = match text.split_once('=') {
-            Some((k, v)) => (k, Some(v.to_string())),
-            None => (text, None),
-        };
-        if key.is_empty() {
-            return Err(DecodeError::Query(format!("tag \"{text}\" has no key")));
-        }
-        Ok(TagFilter { key: key.to_string(), value })
-    }
+/// The JSON form the web workers send (see [`Query::from_json`]).
+#[derive(Deserialize)]
+struct QueryJson {
+    q: String,
+    area: Area,
+    #[serde(default)]
+    inside: Inside,
 }
 
 impl Query {
-    /// Builds a query from space-separated tags (`amenity=restaurant cuisine`) and an area.
+    /// Parses `text` (the query language) over `area`, with `inside=any`.
     ///
-    /// Errors: [`DecodeError::Query`] for a tag without a key.
-    pub fn from_tags(tags: &str, area: Area) -> Result<Query, DecodeError> {
-        let tags = tags.split_whitespace().map(TagFilter::parse).collect::<Result<_, _>>()?;
-        Ok(Query { tags, area })
+    /// Errors: [`DecodeError::Query`] with the syntax error's column and what was expected.
+    pub fn from_tags(text: &str, area: Area) -> Result<Query, DecodeError> {
+        let expr = Expr::parse(text).map_err(|e| DecodeError::Query(e.to_string()))?;
+        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any })
     }
 
-    /// Parses the JSON form the web workers send: `{"tags":[{"key":"amenity","value":"cafe"}],
-    /// "area":{"circle":{"lat":60.17,"lon":24.94,"radius":1000}}}` (or `"everywhere"`, or
-    /// `{"bbox":{"min_lon":…,"min_lat":…,"max_lon":…,"max_lat":…}}`).
+    /// Parses the JSON form the web workers send: `{"q":"amenity=cafe or shop",
+    /// "area":{"circle":{"lat":60.17,"lon":24.94,"radius":1000}},"inside":"any"}` (area also
+    /// `"everywhere"` or `{"bbox":{"min_lon":…,"min_lat":…,"max_lon":…,"max_lat":…}}`; `inside`
+    /// `"any"` by default, or `"all"`).
     ///
-    /// Errors: [`DecodeError::Query`] for malformed JSON or an invalid area or tag.
+    /// Errors: [`DecodeError::Query`] for malformed JSON, a syntax error (with its column), or an
+    /// invalid area.
     pub fn from_json(json: &str) -> Result<Query, DecodeError> {
-        let query: Query = serde_json::from_str(json).map_err(|e| DecodeError::Query(e.to_string()))?;
+        let raw: QueryJson = serde_json::from_str(json).map_err(|e| DecodeError::Query(e.to_string()))?;
+        let mut query = Query::from_tags(&raw.q, raw.area)?;
+        query.inside = raw.inside;
         query.prepare()?;
         Ok(query)
     }
 
     /// Checks the query and prepares it for scanning blocks.
     ///
-    /// Errors: [`DecodeError::Query`] as for [`Area::prepare`], or for a tag with an empty key.
+    /// Errors: [`DecodeError::Query`] as for [`Area::prepare`].
     pub fn prepare(&self) -> Result<PreparedQuery, DecodeError> {
-        if let Some(t) = self.tags.iter().find(|t| t.key.is_empty()) {
-            return Err(DecodeError::Query(format!("tag with value {:?} has no key", t.value)));
-        }
-        Ok(PreparedQuery { tags: self.tags.clone(), area: self.area.prepare()?, collect: true, area_nodes: true })
+        Ok(PreparedQuery { expr: self.expr.clone(), area: self.area.prepare()?, inside: self.inside, collect: true, area_nodes: true })
     }
 }
 
 /// A checked query, ready to be bound to each block's string table.
 #[derive(Debug, Clone)]
 pub struct PreparedQuery {
-    pub tags: Vec<TagFilter>,
+    pub expr: Expr,
     pub area: AreaTest,
+    pub inside: Inside,
     /// False for a plain count: no matches, no node locations.
     pub collect: bool,
     /// Whether to report the locations of the nodes in the area ([`crate::scan::AreaNodes`]);
@@ -81,42 +90,147 @@ impl PreparedQuery {
     /// A query that only counts elements and tags (a full decode, nothing kept).
     pub fn count_only() -> PreparedQuery {
         let area = Area::Everywhere.prepare().expect("the whole world is a valid area");
-        PreparedQuery { tags: Vec::new(), area, collect: false, area_nodes: false }
+        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false }
     }
 }
 
-/// The query's tags as string-table indexes of one block. An index list per condition,
-/// since nothing in the spec forbids a writer from repeating a string in the table.
-pub struct BlockTags {
-    keys: Vec<Vec<u32>>,
-    values: Vec<Option<Vec<u32>>>,
-    /// False when some key or value is absent from the table: nothing in the block matches.
-    pub possible: bool,
-}
+/// A set of string-table indexes, one bit each.
+struct Bits(Vec<u64>);
 
-impl BlockTags {
-    /// Looks the query's strings up in a block's string table (`table[i]` is string `i`).
-    pub fn bind<S: AsRef<[u8]>>(tags: &[TagFilter], table: &[S]) -> BlockTags {
-        let indexes_of = |s: &str| -> Vec<u32> {
-            let bytes = s.as_bytes();
-            table.iter().enumerate().filter(|(_, t)| t.as_ref() == bytes).map(|(i, _)| i as u32).collect()
-        };
-        let keys: Vec<Vec<u32>> = tags.iter().map(|t| indexes_of(&t.key)).collect();
-        let values: Vec<Option<Vec<u32>>> = tags.iter().map(|t| t.value.as_deref().map(indexes_of)).collect();
-        let possible = keys.iter().all(|k| !k.is_empty()) && values.iter().flatten().all(|v| !v.is_empty());
-        BlockTags { keys, values, possible }
-    }
-
-    /// Whether an element whose tags are the (key, value) index pairs yielded by `pairs`
-    /// satisfies every condition. `pairs` is called once per condition.
-    #[inline]
-    pub fn matches<I: Iterator<Item = (u32, u32)>>(&self, pairs: impl Fn() -> I) -> bool {
-        if !self.possible {
-            return false;
+impl Bits {
+    fn of(table: &[impl AsRef<[u8]>], test: impl Fn(&[u8]) -> bool) -> Bits {
+        let mut bits = vec![0u64; table.len().div_ceil(64)];
+        for (i, s) in table.iter().enumerate() {
+            if test(s.as_ref()) {
+                bits[i / 64] |= 1 << (i % 64);
+            }
         }
-        self.keys.iter().zip(&self.values).all(|(keys, values)| {
-            pairs().any(|(k, v)| keys.contains(&k) && values.as_ref().is_none_or(|vals| vals.contains(&v)))
-        })
+        Bits(bits)
+    }
+
+    #[inline]
+    fn has(&self, i: u32) -> bool {
+        self.0.get(i as usize / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+}
+
+/// A value test bound to a string table.
+enum BoundValue<'a> {
+    Any,
+    In(Bits),
+    /// A regular expression, run on a string the first time an element asks (0 not yet, 1 yes, 2 no).
+    Regex(&'a regex::Regex, Vec<Cell<u8>>),
+}
+
+/// The query bound to one block's string table.
+enum Bound<'a> {
+    Const(bool),
+    And(Vec<Bound<'a>>),
+    Or(Vec<Bound<'a>>),
+    Not(Box<Bound<'a>>),
+    Tag(Bits, BoundValue<'a>),
+    Type(ElementKind),
+}
+
+/// The query's expression bound to one block's string table (`table[i]` is string `i`).
+pub struct BlockQuery<'a, S: AsRef<[u8]>> {
+    root: Bound<'a>,
+    table: &'a [S],
+}
+
+impl<'a, S: AsRef<[u8]>> BlockQuery<'a, S> {
+    /// Looks the expression's keys and values up in `table` and folds what the table decides.
+    pub fn bind(expr: &'a Expr, table: &'a [S]) -> BlockQuery<'a, S> {
+        BlockQuery { root: bind(expr, table), table }
+    }
+
+    /// False when no element of the block can match (then no element's tags need testing).
+    pub fn possible(&self) -> bool {
+        !matches!(self.root, Bound::Const(false))
+    }
+
+    /// Whether an element of type `kind` whose tags are the (key, value) index pairs yielded by
+    /// `pairs` satisfies the query (indexes must be in the table; `pairs` may be called often).
+    #[inline]
+    pub fn matches<I: Iterator<Item = (u32, u32)>>(&self, kind: ElementKind, pairs: impl Fn() -> I) -> bool {
+        self.eval(&self.root, kind, &pairs)
+    }
+
+    fn eval<I: Iterator<Item = (u32, u32)>>(&self, b: &Bound, kind: ElementKind, pairs: &impl Fn() -> I) -> bool {
+        match b {
+            Bound::Const(c) => *c,
+            Bound::And(parts) => parts.iter().all(|p| self.eval(p, kind, pairs)),
+            Bound::Or(parts) => parts.iter().any(|p| self.eval(p, kind, pairs)),
+            Bound::Not(inner) => !self.eval(inner, kind, pairs),
+            Bound::Type(t) => *t == kind,
+            Bound::Tag(keys, value) => pairs().any(|(k, v)| {
+                keys.has(k)
+                    && match value {
+                        BoundValue::Any => true,
+                        BoundValue::In(values) => values.has(v),
+                        BoundValue::Regex(regex, memo) => {
+                            let Some(cell) = memo.get(v as usize) else { return false };
+                            if cell.get() == 0 {
+                                let hit = ValueTest::Regex((*regex).clone()).matches(self.table[v as usize].as_ref());
+                                cell.set(if hit { 1 } else { 2 });
+                            }
+                            cell.get() == 1
+                        }
+                    }
+            }),
+        }
+    }
+}
+
+fn bind<'a, S: AsRef<[u8]>>(expr: &'a Expr, table: &[S]) -> Bound<'a> {
+    match expr {
+        Expr::Type(t) => Bound::Type(*t),
+        Expr::Not(inner) => match bind(inner, table) {
+            Bound::Const(c) => Bound::Const(!c),
+            b => Bound::Not(Box::new(b)),
+        },
+        Expr::And(parts) | Expr::Or(parts) => {
+            let is_and = matches!(expr, Expr::And(_));
+            let mut bound = Vec::new();
+            for part in parts {
+                match bind(part, table) {
+                    Bound::Const(c) if c == is_and => {}                 // true in an and, false in an or: no effect
+                    Bound::Const(c) => return Bound::Const(c),           // decides the whole
+                    b => bound.push(b),
+                }
+            }
+            match bound.len() {
+                0 => Bound::Const(is_and),
+                1 => bound.pop().expect("one"),
+                _ if is_and => Bound::And(bound),
+                _ => Bound::Or(bound),
+            }
+        }
+        Expr::Tag { key, value } => {
+            let keys = match key {
+                KeyPattern::Exact(k) => Bits::of(table, |s| s == k.as_bytes()),
+                KeyPattern::Prefix(_) => Bits::of(table, |s| key.matches(s)),
+            };
+            if keys.is_empty() {
+                return Bound::Const(false);
+            }
+            let value = match value {
+                ValueTest::Any => BoundValue::Any,
+                ValueTest::Equals(v) => {
+                    let values = Bits::of(table, |s| s == v.as_bytes());
+                    if values.is_empty() {
+                        return Bound::Const(false);
+                    }
+                    BoundValue::In(values)
+                }
+                ValueTest::Regex(r) => BoundValue::Regex(r, (0..table.len()).map(|_| Cell::new(0)).collect()),
+            };
+            Bound::Tag(keys, value)
+        }
     }
 }
 
@@ -124,22 +238,54 @@ impl BlockTags {
 mod tests {
     use super::*;
 
+    fn table(strings: &[&str]) -> Vec<Vec<u8>> {
+        strings.iter().map(|s| s.as_bytes().to_vec()).collect()
+    }
+
     #[test]
-    fn parses_tags_and_binds_them_to_a_string_table() {
+    fn binds_to_a_string_table_and_tests_with_indexes() {
         let q = Query::from_tags("amenity=cafe  cuisine", Area::Everywhere).unwrap();
-        assert_eq!(q.tags[1], TagFilter { key: "cuisine".into(), value: None });
-        let table: Vec<Vec<u8>> = ["", "amenity", "cafe", "cuisine", "pizza"].iter().map(|s| s.as_bytes().to_vec()).collect();
-        let bound = BlockTags::bind(&q.tags, &table);
-        assert!(bound.matches(|| [(1, 2), (3, 4)].into_iter()));
-        assert!(!bound.matches(|| [(1, 2)].into_iter()));
-        assert!(!bound.matches(|| [(1, 4), (3, 4)].into_iter()));
+        let t = table(&["", "amenity", "cafe", "cuisine", "pizza"]);
+        let bound = BlockQuery::bind(&q.expr, &t);
+        assert!(bound.possible());
+        assert!(bound.matches(ElementKind::Node, || [(1, 2), (3, 4)].into_iter()));
+        assert!(!bound.matches(ElementKind::Node, || [(1, 2)].into_iter()));
+        assert!(!bound.matches(ElementKind::Node, || [(1, 4), (3, 4)].into_iter()));
         assert!(Query::from_tags("=x", Area::Everywhere).is_err());
     }
 
     #[test]
+    fn a_table_that_cannot_satisfy_the_query_rules_the_block_out() {
+        let t = table(&["", "amenity", "cafe", "name", "Starbucks"]);
+        let impossible = |q: &str| !BlockQuery::bind(&Query::from_tags(q, Area::Everywhere).unwrap().expr, &t).possible();
+        assert!(impossible("shop"));
+        assert!(impossible("amenity=restaurant or shop=bakery"));
+        assert!(impossible("amenity=cafe shop"));
+        assert!(!impossible("amenity=restaurant or name"));
+        assert!(!impossible("not shop"), "true for every element of the block");
+        assert!(!impossible("name~bucks"));
+    }
+
+    #[test]
+    fn regular_expressions_run_once_per_string() {
+        let q = Query::from_tags("name~/^star/i or type:way", Area::Everywhere).unwrap();
+        let t = table(&["", "name", "Starbucks", "Espresso House"]);
+        let bound = BlockQuery::bind(&q.expr, &t);
+        assert!(bound.matches(ElementKind::Node, || [(1, 2)].into_iter()));
+        assert!(!bound.matches(ElementKind::Node, || [(1, 3)].into_iter()));
+        assert!(bound.matches(ElementKind::Way, || [(1, 3)].into_iter()));
+        let Bound::Or(parts) = &bound.root else { panic!("an or") };
+        let Bound::Tag(_, BoundValue::Regex(_, memo)) = &parts[0] else { panic!("a regex") };
+        assert_eq!(memo.iter().map(Cell::get).collect::<Vec<_>>(), vec![0, 0, 1, 2], "only the values asked about ran");
+    }
+
+    #[test]
     fn parses_the_worker_json_form() {
-        let q = Query::from_json(r#"{"tags":[{"key":"shop","value":null}],"area":{"circle":{"lat":1,"lon":2,"radius":3}}}"#).unwrap();
+        let q = Query::from_json(r#"{"q":"shop or amenity=cafe","area":{"circle":{"lat":1,"lon":2,"radius":3}},"inside":"all"}"#).unwrap();
         assert_eq!(q.area, Area::Circle { lat: 1.0, lon: 2.0, radius: 3.0 });
-        assert!(Query::from_json(r#"{"tags":[],"area":{"circle":{"lat":100,"lon":2,"radius":3}}}"#).is_err());
+        assert_eq!(q.inside, Inside::All);
+        assert!(Query::from_json(r#"{"q":"shop","area":{"circle":{"lat":100,"lon":2,"radius":3}}}"#).is_err());
+        let e = Query::from_json(r#"{"q":"shop=","area":"everywhere"}"#).unwrap_err().to_string();
+        assert!(e.contains("syntax error at column 6"), "{e}");
     }
 }

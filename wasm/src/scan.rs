@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::DecodeError;
 use crate::proto;
-use crate::query::{BlockTags, PreparedQuery};
+use crate::expr::ElementKind;
+use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, packed, Varints};
 
 /// Element totals of a block (or, summed, of a file).
@@ -164,7 +165,7 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
     let mut scanner = BlockScanner {
         query,
         table: &block.stringtable.s,
-        tags: BlockTags::bind(&query.tags, &block.stringtable.s),
+        tags: BlockQuery::bind(&query.expr, &block.stringtable.s),
         coords: Coords {
             granularity: block.granularity.unwrap_or(100) as i64,
             lat_offset: block.lat_offset.unwrap_or(0),
@@ -277,7 +278,7 @@ impl Coords {
 struct BlockScanner<'a> {
     query: &'a PreparedQuery,
     table: &'a [Bytes],
-    tags: BlockTags,
+    tags: BlockQuery<'a, Bytes>,
     coords: Coords,
     out: BlockScan,
 }
@@ -329,7 +330,7 @@ impl BlockScanner<'_> {
             area.lats_e7.push(lat_e7);
             area.lons_e7.push(lon_e7);
         }
-        if self.tags.matches(&pairs) {
+        if self.tags.possible() && self.tags.matches(ElementKind::Node, &pairs) {
             let tags = self.tag_list(pairs());
             self.out.nodes.push(MatchedNode { id, lat, lon, tags });
         }
@@ -397,7 +398,7 @@ impl BlockScanner<'_> {
         self.out.summary.max_way_id = self.out.summary.max_way_id.max(way.id);
         self.out.counts.way_refs += varint::count(packed(&way.refs))? as u64;
         let pairs = || way.keys.iter().copied().zip(way.vals.iter().copied());
-        if !self.query.collect || !self.tags.matches(pairs) {
+        if !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Way, pairs) {
             return Ok(()); // refs are decoded only for ways that can match
         }
         let tags = self.tag_list(pairs());
@@ -415,7 +416,8 @@ impl BlockScanner<'_> {
     }
 
     /// From a way's own lat/lon arrays (LocationsOnWays): the mean location of its nodes in the
-    /// area (degrees), and every node's `[lat_e7, lon_e7]`.
+    /// area (degrees; None when none is, or with `inside=all` when one is not), and every node's
+    /// `[lat_e7, lon_e7]`.
     fn way_locations(&self, way: &proto::Way) -> Result<(Option<[f64; 2]>, Vec<[i32; 2]>), DecodeError> {
         let n = varint::count(packed(&way.refs))?;
         if varint::count(packed(&way.lat))? != n || varint::count(packed(&way.lon))? != n {
@@ -438,7 +440,8 @@ impl BlockScanner<'_> {
                 inside += 1;
             }
         }
-        Ok(((inside > 0).then(|| [sum_lat / inside as f64, sum_lon / inside as f64]), vertices))
+        let placed = inside > 0 && (self.query.inside == Inside::Any || inside as usize == n);
+        Ok((placed.then(|| [sum_lat / inside as f64, sum_lon / inside as f64]), vertices))
     }
 
     fn relation(&mut self, relation: &proto::Relation) -> Result<(), DecodeError> {
@@ -453,7 +456,7 @@ impl BlockScanner<'_> {
         self.out.counts.relations += 1;
         self.out.counts.relation_members += members as u64;
         let pairs = || relation.keys.iter().copied().zip(relation.vals.iter().copied());
-        if !self.query.collect || !self.tags.matches(pairs) {
+        if !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Relation, pairs) {
             return Ok(());
         }
         let ids = varint::deltas(packed(&relation.memids), "Relation memids")?;
