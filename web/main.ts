@@ -15,6 +15,7 @@ import type { StyleSpecification } from 'maplibre-gl';
 import { ProgressView } from './progress-view';
 import { QueryForm } from './query-form';
 import { ResultList } from './result-list';
+import { TagStatsView } from './tag-stats';
 import { readUrl, SAMPLE_URL, toQuery, writeUrl, type LinkContext } from './url-state';
 import { watchForUpdates } from './updates';
 
@@ -51,7 +52,22 @@ const mapView = new MapView(
 );
 // The MapLibre map, for scripts and tests (e.g. `queryRenderedFeatures`); the page never reads it.
 (window as unknown as { pbfExplorerMap: unknown }).pbfExplorerMap = mapView.map;
-const list = new ResultList($('#result-scroll'), $<HTMLOListElement>('#result-list'), (m: Match) => mapView.flyTo(m));
+const list = new ResultList(
+  $('#result-scroll'),
+  $('#result-header'),
+  $<HTMLOListElement>('#result-list'),
+  (m: Match) => mapView.flyTo(m),
+  async (order) => void (await client.order(order.column, order.descending)),
+);
+const tagStats = new TagStatsView(
+  $('#tag-stats'),
+  (key) => client.stats(key),
+  (condition) => {
+    const state = form.state;
+    form.state = { ...state, q: `${state.q.trim()} ${condition}`.trim() };
+    submit(true);
+  },
+);
 const fileInput = $<HTMLInputElement>('input[type=file]');
 const cancelButton = $<HTMLButtonElement>('#cancel');
 const exportButton = $<HTMLButtonElement>('#export');
@@ -110,6 +126,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   const name = src.kind === 'file' ? src.file.name : src.url;
   void mapView.clearMatches();
   list.reset((start, count) => client.rows(start, count));
+  tagStats.clear();
   progress.setCount(0);
   exportButton.disabled = csvButton.disabled = true;
   progress.setStatus(`reading ${name}…`);
@@ -137,6 +154,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   progress.setCount(end.count);
   list.setCount(end.count);
   exportButton.disabled = csvButton.disabled = end.count === 0;
+  if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns));
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
   // A syntax error (the decoder parses the query before reading) marks its spot in the input.
   const column = end.status === 'error' ? /syntax error at column (\d+)/.exec(end.message)?.[1] : undefined;

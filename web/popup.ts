@@ -13,19 +13,12 @@ export function osmUrl(match: Pick<Match, 'type' | 'id'>): string {
 /** Longest name shown in the list, in UTF-16 units: one tag of 5 000 characters must not fill it. */
 const MAX_LABEL = 120;
 
-/**
- * A short label as an element: the `name` tag if any, else the first tag, isolated in a
- * `<bdi>` so right-to-left or override characters in it cannot reorder the rest, then the element.
- */
-export function matchLabel(match: Match): DocumentFragment {
+/** A match's short label: its `name` tag if any, else its first tag as `key=value`, cut for the list. */
+export function labelText(match: Match): string {
   const name = match.tags.find(([k]) => k === 'name')?.[1];
   const [k, v] = match.tags[0] ?? ['', ''];
-  const label = document.createDocumentFragment();
-  const bdi = document.createElement('bdi');
   const text = name ?? `${k}=${v}`;
-  bdi.textContent = text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL)}…` : text; // the popup has it all
-  label.append(bdi, ` (${match.type} ${match.id})`);
-  return label;
+  return text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL)}…` : text; // the popup has it all
 }
 
 /** Tags whose values are web addresses, shown as links when (and only when) they are http(s). */

@@ -1,9 +1,12 @@
 /**
- * The list of matches beside the map, virtualized: every match is reachable by scrolling, but
- * only the rows in view (plus a margin) exist in the DOM. Rows come from the query worker in
- * its stable order (label, then type and id); a click flies to the match and opens its tags.
+ * The table of matches beside the map, virtualized: every match is reachable by scrolling, but
+ * only the rows in view (plus a margin) exist in the DOM. Columns: type, id, name, then tag
+ * columns the query worker chooses (the query's keys, then the answer's most frequent keys).
+ * Rows come from the query worker in the order it keeps (label, then type and id, unless a
+ * column header asked for another); a click on a row flies to the match and opens its tags.
+ * Tag values are untrusted: set as text only.
  */
-import { matchLabel } from './popup';
+import { labelText } from './popup';
 import type { Match } from '../workers/types';
 
 /** Height of one row in CSS pixels (fixed, so a row's position is its index × this). */
@@ -11,8 +14,14 @@ const ROW_HEIGHT = 24;
 /** Rows drawn above and below the visible ones. */
 const OVERSCAN = 10;
 
-/** Fetches `count` rows from `start` in the list's order. */
+/** Fetches `count` rows from `start` in the table's order. */
 export type RowSource = (start: number, count: number) => Promise<Match[]>;
+
+/** The order asked for by a header: a column and its direction (null column: by label). */
+export interface Order {
+  column: string | null;
+  descending: boolean;
+}
 
 export class ResultList {
   private count = 0;
@@ -20,27 +29,46 @@ export class ResultList {
   /** Rows on screen, by index. */
   private shown = new Map<number, Match>();
   private drawQueued = false;
-  /** Bumped on every new answer, so rows fetched for an older one are dropped. */
+  /** Bumped on every new answer or order, so rows fetched for an older one are dropped. */
   private generation = 0;
+  private tagColumns: string[] = [];
+  private order: Order = { column: null, descending: false };
 
-  constructor(private scroller: HTMLElement, private list: HTMLOListElement, onPick: (m: Match) => void) {
+  /**
+   * @param onPick called with a clicked row's match.
+   * @param onOrder called when a header asks for another order; resolves once the worker has it.
+   */
+  constructor(
+    private scroller: HTMLElement,
+    private header: HTMLElement,
+    private list: HTMLOListElement,
+    onPick: (m: Match) => void,
+    private onOrder: (order: Order) => Promise<void>,
+  ) {
     list.addEventListener('click', (e) => {
       const li = (e.target as HTMLElement).closest('li');
       const match = li ? this.shown.get(Number(li.dataset.index)) : undefined;
       if (match) onPick(match);
     });
+    header.addEventListener('click', (e) => {
+      const button = (e.target as HTMLElement).closest('button');
+      if (button?.dataset.column) void this.sortBy(button.dataset.column);
+    });
     scroller.addEventListener('scroll', () => this.refresh(), { passive: true });
+    this.drawHeader();
   }
 
-  /** Starts a new answer: empty until {@link setCount} says otherwise. */
+  /** Starts a new answer: empty until {@link setCount} says otherwise, in label order. */
   reset(rows: RowSource): void {
     this.rows = rows;
     this.generation++;
     this.count = 0;
+    this.order = { column: null, descending: false };
     this.shown.clear();
     this.list.replaceChildren();
     this.list.style.height = '0px';
     this.scroller.scrollTop = 0;
+    this.drawHeader();
   }
 
   /** The answer now has `count` matches: resize and redraw the rows in view. */
@@ -48,6 +76,47 @@ export class ResultList {
     this.count = count;
     this.list.style.height = `${count * ROW_HEIGHT}px`;
     this.refresh();
+  }
+
+  /** Sets the tag columns after type, id and name. */
+  setColumns(keys: string[]): void {
+    this.tagColumns = keys;
+    this.drawHeader();
+    this.generation++;
+    this.refresh();
+  }
+
+  private columns(): string[] {
+    return ['type', 'id', 'name', ...this.tagColumns];
+  }
+
+  /** Orders by `column`: ascending first, then descending on a second click. */
+  private async sortBy(column: string): Promise<void> {
+    const descending = this.order.column === column && !this.order.descending;
+    this.order = { column, descending };
+    await this.onOrder(this.order);
+    this.generation++;
+    this.drawHeader();
+    this.refresh();
+  }
+
+  private drawHeader(): void {
+    const cols = this.columns();
+    this.header.style.gridTemplateColumns = this.list.style.gridTemplateColumns = gridOf(cols);
+    this.list.style.setProperty('--columns', gridOf(cols));
+    this.header.replaceChildren(
+      ...cols.map((c) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.column = c;
+        b.dataset.testid = 'column-header';
+        const arrow = this.order.column === c ? (this.order.descending ? ' ▼' : ' ▲') : '';
+        b.textContent = c + arrow; // keys are untrusted text
+        b.title = `Sort by ${c}`;
+        b.setAttribute('aria-sort', this.order.column === c ? (this.order.descending ? 'descending' : 'ascending') : 'none');
+        return b;
+      }),
+    );
   }
 
   /** Redraws the rows in view, at most once per animation frame. */
@@ -68,17 +137,32 @@ export class ResultList {
     const rows = await this.rows(first, last - first);
     if (generation !== this.generation) return;
     this.shown = new Map(rows.map((m, i) => [first + i, m]));
-    const items = rows.map((m, i) => {
-      const li = document.createElement('li');
-      li.append(matchLabel(m)); // untrusted text, set as text: never innerHTML
-      li.value = first + i + 1;
-      li.style.top = `${(first + i) * ROW_HEIGHT}px`;
-      li.dataset.index = String(first + i);
-      li.dataset.testid = 'result-item';
-      li.dataset.osmType = m.type;
-      li.dataset.osmId = String(m.id);
-      return li;
-    });
+    const items = rows.map((m, i) => this.row(m, first + i));
     this.list.replaceChildren(...items);
   }
+
+  private row(m: Match, index: number): HTMLLIElement {
+    const li = document.createElement('li');
+    const cell = (text: string) => {
+      const span = document.createElement('span');
+      span.textContent = text; // untrusted text, set as text: never innerHTML
+      span.title = text;
+      return span;
+    };
+    const name = document.createElement('bdi'); // right-to-left or override characters stay inside
+    name.textContent = labelText(m);
+    li.append(cell(m.type), cell(String(m.id)), name, ...this.tagColumns.map((k) => cell(m.tags.find(([key]) => key === k)?.[1] ?? '')));
+    li.value = index + 1;
+    li.style.top = `${index * ROW_HEIGHT}px`;
+    li.dataset.index = String(index);
+    li.dataset.testid = 'result-item';
+    li.dataset.osmType = m.type;
+    li.dataset.osmId = String(m.id);
+    return li;
+  }
+}
+
+/** CSS grid columns: fixed widths so the header and every row line up. */
+function gridOf(columns: string[]): string {
+  return columns.map((c) => (c === 'type' ? '64px' : c === 'id' ? '96px' : c === 'name' ? '170px' : '120px')).join(' ');
 }

@@ -4,7 +4,7 @@
  * The page imports this and the shared types, nothing else of the pipeline.
  */
 import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
-import type { HeaderInfo, Match, Progress, Query } from './types';
+import type { HeaderInfo, Match, Progress, Query, TagStats } from './types';
 
 export type { SourceSpec, RunEnd };
 
@@ -203,6 +203,16 @@ export class QueryClient {
   /** One match by type and id, or null. */
   get(osmType: Match['type'], id: number): Promise<Match | null> {
     return this.call({ call: 'get', id: ++this.callId, osmType, osmId: id }, (r) => (r.call === 'get' ? r.result : undefined));
+  }
+
+  /** Orders the list's rows by `column` (`type`, `id`, `name` or a tag key; null: by label). */
+  order(column: string | null, descending: boolean): Promise<null> {
+    return this.call({ call: 'order', id: ++this.callId, column: column ?? '', descending }, (r) => (r.call === 'order' ? r.result : undefined));
+  }
+
+  /** Tag statistics of the answer, with the most frequent values of `key` (empty: none). */
+  stats(key: string): Promise<TagStats> {
+    return this.call({ call: 'stats', id: ++this.callId, key }, (r) => (r.call === 'stats' ? r.result : undefined));
   }
 
   /** The answer as a GeoJSON FeatureCollection file (RFC 7946). */

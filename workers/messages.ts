@@ -3,7 +3,7 @@
  * plus the events of a run. The page sends a source and a query; it gets back only what it
  * draws: map changes, counts, progress, and on demand list rows, one match, or the export.
  */
-import type { HeaderInfo, Match, Progress, Query } from './types';
+import type { HeaderInfo, Match, Progress, Query, TagStats } from './types';
 
 /** Where the file is: a local `File` (cloned to the worker, never read by the page) or a URL. */
 export type SourceSpec = { kind: 'file'; file: File } | { kind: 'url'; url: string };
@@ -14,6 +14,10 @@ export interface QueryCalls {
   rows: { args: { start: number; count: number }; result: Match[] };
   /** One match, or null when it is not (or no longer) one. */
   get: { args: { osmType: Match['type']; osmId: number }; result: Match | null };
+  /** Orders the list's rows by a column (`type`, `id`, `name` or a tag key; empty: by label). */
+  order: { args: { column: string; descending: boolean }; result: null };
+  /** Tag statistics of the answer, with the most frequent values of `key` (empty: none). */
+  stats: { args: { key: string }; result: TagStats };
   /** The answer as a GeoJSON FeatureCollection (RFC 7946) or CSV (RFC 4180, WKT geometry) file, built in the worker. */
   export: { args: { format: 'geojson' | 'csv' }; result: Blob };
 }

@@ -177,6 +177,9 @@ function concat(parts: Int32Array[]): Int32Array {
   return all;
 }
 
+/** Keys, and values of a key, listed in tag statistics. */
+const STATS_TOP = 25;
+
 /** Matches written per piece of an export. */
 const EXPORT_PIECE = 5000;
 
@@ -189,6 +192,13 @@ async function reply(req: CallRequest): Promise<CallReply> {
     case 'get': {
       const json = answer?.get(req.osmType, req.osmId);
       return { call: 'get', id: req.id, result: json ? JSON.parse(json) : null };
+    }
+    case 'order':
+      answer?.orderBy(req.column, req.descending);
+      return { call: 'order', id: req.id, result: null };
+    case 'stats': {
+      const empty = { types: [0, 0, 0], keys: [], values: [], columns: [] };
+      return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.tagStats(req.key, STATS_TOP)) : empty };
     }
     case 'export': {
       const total = answer?.count() ?? 0;

@@ -20,6 +20,18 @@ export interface Query {
   inside?: 'any' | 'all';
 }
 
+/** Tag statistics of an answer (`QueryAssembler.tagStats`). */
+export interface TagStats {
+  /** Matches by type: [nodes, ways, relations]. */
+  types: [number, number, number];
+  /** The most frequent keys with how many matches carry them. */
+  keys: [string, number][];
+  /** The most frequent values of the key asked about. */
+  values: [string, number][];
+  /** The table's tag columns: the query's keys, then the most frequent others. */
+  columns: string[];
+}
+
 /** An OSM tag as [key, value]: untrusted text, never to be parsed as HTML. */
 export type Tag = [string, string];
 

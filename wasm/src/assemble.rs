@@ -174,6 +174,13 @@ pub struct Assembler {
     sorted: Vec<(String, ElementType, i64)>,
     unsorted: Vec<(ElementType, i64)>,
     sorted_valid: bool,
+    /// The list's order when not by label: (column, descending), see [`crate::table::order`].
+    order: Option<(String, bool)>,
+    /// Positions in `sorted` in that order, built for `sorted` as of `view_version`.
+    view: Vec<usize>,
+    view_version: u64,
+    /// Bumped whenever `sorted` changes.
+    sorted_version: u64,
 }
 
 impl Assembler {
@@ -198,6 +205,10 @@ impl Assembler {
             sorted: Vec::new(),
             unsorted: Vec::new(),
             sorted_valid: true,
+            order: None,
+            view: Vec::new(),
+            view_version: u64::MAX,
+            sorted_version: 0,
         }
     }
 
@@ -584,11 +595,42 @@ impl Assembler {
     /// where the label is the `name` tag, else the first tag as `key=value`.
     pub fn rows(&mut self, start: usize, count: usize) -> Vec<Match> {
         self.sort();
-        self.sorted.iter().skip(start).take(count).filter_map(|(_, t, id)| self.get(*t, *id)).collect()
+        let Some((column, descending)) = &self.order else {
+            return self.sorted.iter().skip(start).take(count).filter_map(|(_, t, id)| self.get(*t, *id)).collect();
+        };
+        if self.view_version != self.sorted_version {
+            self.view = crate::table::order(&self.sorted, |t, id| self.tags_of(t, id), column, *descending);
+            self.view_version = self.sorted_version;
+        }
+        self.view.iter().skip(start).take(count).filter_map(|&i| self.get(self.sorted[i].1, self.sorted[i].2)).collect()
+    }
+
+    /// Orders the list by `column` (`type`, `id`, `name` or a tag key; None: by label, the
+    /// default), ties in label order; a missing tag sorts last either way.
+    pub fn set_order(&mut self, column: Option<String>, descending: bool) {
+        self.order = column.map(|c| (c, descending));
+        self.view_version = u64::MAX;
+    }
+
+    /// The tags of a match (or of a candidate that is not one yet).
+    pub fn tags_of(&self, t: ElementType, id: i64) -> Option<&[Tag]> {
+        match t {
+            ElementType::Node => self.nodes.get(&id).map(|n| n.tags.as_slice()),
+            ElementType::Way => self.ways.get(&id).map(|w| w.tags.as_slice()),
+            ElementType::Relation => self.relations.get(&id).map(|r| r.tags.as_slice()),
+        }
+    }
+
+    /// Tag statistics of the answer (see [`crate::table::tag_stats`]).
+    pub fn tag_stats(&mut self, key: Option<&str>, top: usize) -> crate::table::TagStats {
+        self.sort();
+        let items = self.sorted.iter().filter_map(|&(_, t, id)| Some((t, self.tags_of(t, id)?)));
+        crate::table::tag_stats(items, key, top)
     }
 
     fn sort(&mut self) {
         if !self.sorted_valid {
+            self.sorted_version += 1;
             self.sorted.clear();
             self.unsorted.clear();
             let nodes = self.nodes.keys().map(|&id| (ElementType::Node, id));
@@ -600,6 +642,7 @@ impl Assembler {
         if self.unsorted.is_empty() {
             return;
         }
+        self.sorted_version += 1;
         let mut fresh: Vec<(String, ElementType, i64)> =
             self.unsorted.drain(..).collect::<Vec<_>>().into_iter().filter_map(|(t, id)| Some((self.label(t, id)?, t, id))).collect();
         fresh.sort_unstable();

@@ -109,6 +109,8 @@ pub struct QueryAssembler {
     plan: Option<SecondRead>,
     /// The tag columns of the CSV export under way.
     csv_keys: Vec<String>,
+    /// The query's exact keys: the table's first tag columns.
+    query_keys: Vec<String>,
     /// The basemap read's nodes until taken, or why there is no basemap.
     context_nodes: Vec<f64>,
     context_note: Option<String>,
@@ -131,7 +133,7 @@ impl QueryAssembler {
     pub fn new(query_json: &str, budget: u32) -> Result<QueryAssembler, JsError> {
         let query = Query::from_json(query_json)?.prepare()?;
         let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
-        Ok(QueryAssembler { inner: Assembler::new(query.area, budget).with_inside_all(query.inside == crate::query::Inside::All), plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None })
+        Ok(QueryAssembler { inner: Assembler::new(query.area, budget).with_inside_all(query.inside == crate::query::Inside::All), plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys() })
     }
 
     /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes). Returns whether
@@ -261,6 +263,23 @@ impl QueryAssembler {
     pub fn finish_geometry(&mut self) {
         self.plan = None;
         self.inner.finish_geometry();
+    }
+
+    /// Orders the list's rows by `column` (`type`, `id`, `name` or a tag key; empty: by label).
+    #[wasm_bindgen(js_name = orderBy)]
+    pub fn order_by(&mut self, column: &str, descending: bool) {
+        self.inner.set_order((!column.is_empty()).then(|| column.to_string()), descending);
+    }
+
+    /// Tag statistics of the answer as JSON: `{"types":[nodes,ways,relations],
+    /// "keys":[[key,count]…],"values":[[value,count]…],"columns":[key…]}` — the `top` most
+    /// frequent keys, the `top` most frequent values of `key` (empty: none), and the table's tag
+    /// columns (the query's keys, then the most frequent others; 6 at most).
+    #[wasm_bindgen(js_name = tagStats)]
+    pub fn tag_stats(&mut self, key: &str, top: u32) -> String {
+        let stats = self.inner.tag_stats((!key.is_empty()).then_some(key), top as usize);
+        let columns = crate::table::columns(&self.query_keys, &stats, 6);
+        serde_json::json!({ "types": stats.types, "keys": stats.keys, "values": stats.values, "columns": columns }).to_string()
     }
 
     /// The number of matches.

@@ -118,6 +118,22 @@ impl Expr {
         Ok(expr)
     }
 
+    /// The exact keys the query names, in order, each once (the table's first tag columns).
+    pub fn keys(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.collect_keys(&mut out);
+        out
+    }
+
+    fn collect_keys(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::And(parts) | Expr::Or(parts) => parts.iter().for_each(|p| p.collect_keys(out)),
+            Expr::Not(inner) => inner.collect_keys(out),
+            Expr::Tag { key: KeyPattern::Exact(k), .. } if !out.contains(k) => out.push(k.clone()),
+            _ => {}
+        }
+    }
+
     /// Whether an element of type `kind` with `tags` (key, value) satisfies the query: the
     /// plain definition, tag by tag, against which the per-block evaluation is tested.
     pub fn eval_tags(&self, kind: ElementKind, tags: &[(&[u8], &[u8])]) -> bool {
@@ -450,5 +466,6 @@ mod tests {
         assert!(!yes("type:way amenity", ElementKind::Node));
         assert!(yes("type:way amenity", ElementKind::Way));
         assert!(yes("", ElementKind::Relation), "the empty query is true");
+        assert_eq!(Expr::parse("(shop or amenity=cafe) not shop=bakery addr:*").unwrap().keys(), vec!["shop", "amenity"]);
     }
 }

@@ -371,9 +371,7 @@ pub fn member_lines(ways: &[MemberWay]) -> Option<Shape> {
 mod tests {
     use super::*;
 
-    fn tags(list: &[(&str, &str)]) -> Vec<Tag> {
-        list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
-    }
+    use crate::scan::tags_of as tags;
 
     #[test]
     fn wkt() {

@@ -42,6 +42,12 @@ impl Counts {
 /// An OSM tag as decoded text: (key, value). Invalid UTF-8 is replaced, never trusted.
 pub type Tag = (String, String);
 
+/// Tags from string pairs, for tests.
+#[cfg(test)]
+pub(crate) fn tags_of(list: &[(&str, &str)]) -> Vec<Tag> {
+    list.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
 /// A node that carries the query's tags and lies in its area. `lat`/`lon` in degrees WGS84.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchedNode {
@@ -275,6 +281,9 @@ impl Coords {
     }
 }
 
+/// A way's mean location in the area (degrees), if placed, and its vertices (1e-7 degrees).
+type WayPlacement = (Option<[f64; 2]>, Vec<[i32; 2]>);
+
 struct BlockScanner<'a> {
     query: &'a PreparedQuery,
     table: &'a [Bytes],
@@ -418,7 +427,7 @@ impl BlockScanner<'_> {
     /// From a way's own lat/lon arrays (LocationsOnWays): the mean location of its nodes in the
     /// area (degrees; None when none is, or with `inside=all` when one is not), and every node's
     /// `[lat_e7, lon_e7]`.
-    fn way_locations(&self, way: &proto::Way) -> Result<(Option<[f64; 2]>, Vec<[i32; 2]>), DecodeError> {
+    fn way_locations(&self, way: &proto::Way) -> Result<WayPlacement, DecodeError> {
         let n = varint::count(packed(&way.refs))?;
         if varint::count(packed(&way.lat))? != n || varint::count(packed(&way.lon))? != n {
             return Err(DecodeError::Inconsistent("Way refs, lat and lon differ in length"));

@@ -1,0 +1,36 @@
+/**
+ * The answer as a table: columns for the query's keys and the answer's frequent keys, sorting
+ * by a column header, and tag statistics whose values add a condition to the query.
+ */
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DATA_DIR } from './data';
+
+const cafes: { nodes: number[] } = JSON.parse(readFileSync(join(DATA_DIR, 'expected/helsinki.cafe-1000m.json'), 'utf8'));
+
+test('the table sorts by a column and the statistics refine the query', async ({ page }) => {
+  await page.goto('/?q=amenity%3Dcafe&near=60.1699,24.9384&radius=1000');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
+  await expect(page.getByTestId('status')).toHaveText('done');
+  const headers = page.getByTestId('column-header');
+  await expect(headers.nth(3)).toHaveText('amenity'); // the query's key comes first
+  expect((await headers.allTextContents()).slice(0, 3)).toEqual(['type', 'id', 'name']);
+  const first = page.getByTestId('result-item').first();
+  await headers.nth(1).click();
+  await expect(headers.nth(1)).toHaveText('id ▲');
+  await expect(first).toHaveAttribute('data-osm-id', String(Math.min(...cafes.nodes)));
+  await headers.nth(1).click();
+  await expect(first).toHaveAttribute('data-osm-id', String(Math.max(...cafes.nodes)));
+
+  await page.getByTestId('tag-stats').locator('summary').click();
+  await expect(page.getByTestId('stats-types')).toHaveText('87 nodes · 0 ways · 0 relations');
+  await expect(page.locator('[data-testid=stats-key][data-text=amenity]')).toHaveText('amenity (87)');
+  await page.locator('[data-testid=stats-key][data-text=cuisine]').click();
+  const value = page.getByTestId('stats-value').first();
+  const [, text, count] = /^(.*) \((\d+)\)$/.exec((await value.textContent())!)!;
+  await value.click();
+  await expect(page.getByLabel('Query', { exact: true })).toHaveValue(new RegExp(`^amenity=cafe cuisine="?${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?$`));
+  await expect(page.getByTestId('status')).toHaveText('done');
+  await expect(page.getByTestId('result-count')).toHaveText(count);
+});
