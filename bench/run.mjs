@@ -57,7 +57,17 @@ function build() {
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('wasm-pack', ['build', '--target', 'web', '--release', '--out-dir', 'pkg-bench', '--no-pack', '--', '--features', 'bench-inflate'], { cwd: join(root, 'wasm'), stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('cargo', ['build', '--release', '--example', 'bench_native'], { cwd: join(root, 'wasm'), stdio: 'inherit' });
+  // The same content with other blob compressions, made by our re-encoder (not committed).
+  mkdirSync(join(root, 'bench/data'), { recursive: true });
+  for (const c of TWINS) {
+    if (existsSync(twin(c))) continue;
+    execFileSync('cargo', ['run', '--release', '--quiet', '--example', 'reencode', '--', join(dataDir, BIG), twin(c), c], { cwd: join(root, 'wasm'), stdio: 'inherit' });
+  }
 }
+
+/** Compressions the bench compares with the zlib original, on twins of the big file. */
+const TWINS = ['zstd', 'lz4'];
+const twin = (compression) => join(root, 'bench/data', BIG.replace('.osm.pbf', `.${compression}.osm.pbf`));
 
 function nativeRun() {
   const q = NEAR[BIG];
@@ -165,7 +175,7 @@ async function benchPage(browser, file, bypassCSP = false) {
   const page = await (await browser.newContext({ bypassCSP })).newPage();
   page.on('pageerror', (e) => log('page error:', e.message));
   await page.goto(`${origin}/bench.html`);
-  await page.locator('input[type=file]').setInputFiles(join(dataDir, file));
+  await page.locator('input[type=file]').setInputFiles(resolve(dataDir, file));
   return page;
 }
 
@@ -184,6 +194,11 @@ async function benchRuns(browser, cores, faultsOrigin) {
   r.all_name_regex_big = await run(cores, { q: 'name~/^starbucks$/i', area: 'everywhere' });
   r.query_http_big = await run(cores, cafeNear(NEAR[BIG]), `${faultsOrigin}/${Math.random().toString(36).slice(2)}/latency/${BIG}`);
   await page.close();
+  for (const c of TWINS) {
+    const p = await benchPage(browser, twin(c));
+    r[`query_${c}_big`] = await p.evaluate(([n, q]) => window.pbfBench.run(n, q), [cores, cafeNear(NEAR[BIG])]);
+    await p.close();
+  }
   const small = await benchPage(browser, SMALL);
   r.query_all_small = await small.evaluate(([n, q]) => window.pbfBench.run(n, q), [cores, cafeNear(NEAR[SMALL])]);
   await small.close();
@@ -319,6 +334,8 @@ async function main() {
     all_cafe: med((r) => r.bench.all_cafe_big.ms),
     all_building: med((r) => r.bench.all_building_big.ms),
     query_regex: med((r) => r.bench.query_regex_big.ms),
+    query_zstd: med((r) => r.bench.query_zstd_big.ms),
+    query_lz4: med((r) => r.bench.query_lz4_big.ms),
     all_name: med((r) => r.bench.all_name_big.ms),
     all_name_regex: med((r) => r.bench.all_name_regex_big.ms),
     query_http: med((r) => r.bench.query_http_big.ms),
@@ -354,6 +371,8 @@ async function main() {
     [`bench page: amenity=cafe 1000 m`, m.query_all.toFixed(0), mbps(m.query_all), `${ratio(m.osmpbf_query_all, m.query_all)}× the speed of osmpbf, 1 pass, bbox prefilter, all cores; first match ${m.query_first_match.toFixed(0)} ms`, '≥ 1.0×'],
     [`bench page: amenity=cafe, whole file`, m.all_cafe.toFixed(0), mbps(m.all_cafe), '', ''],
     [`bench page: building, whole file`, m.all_building.toFixed(0), mbps(m.all_building), '', ''],
+    [`bench page: amenity=cafe 1000 m, zstd twin (re-encoded)`, m.query_zstd.toFixed(0), '', `${ratio(m.query_all, m.query_zstd)}× the speed of the zlib original`, '> 1.0×'],
+    [`bench page: amenity=cafe 1000 m, lz4 twin (re-encoded)`, m.query_lz4.toFixed(0), '', `${ratio(m.query_all, m.query_lz4)}× the speed of the zlib original`, ''],
     [`bench page: amenity~^cafe$ 1000 m (regex)`, m.query_regex.toFixed(0), mbps(m.query_regex), `${ratio(m.query_regex, m.query_all)}× amenity=cafe 1000 m`, '≤ 1.3×'],
     [`bench page: name~/^starbucks$/i / name=Starbucks, whole file`, `${m.all_name_regex.toFixed(0)} / ${m.all_name.toFixed(0)}`, '', `${ratio(m.all_name_regex, m.all_name)}× (regex vs exact)`, '≤ 1.3×'],
     [`bench page: amenity=cafe 1000 m over HTTP, +50 ms/request`, m.query_http.toFixed(0), mbps(m.query_http), `${ratio(m.query_http, m.query_all)}× (bench page, local file)`, ''],

@@ -21,6 +21,13 @@ npx vitest run
 # A second build that differs only in its id: the "new deployment" of the update test.
 PBF_EXPLORER_BUILD_ID=test-b PBF_EXPLORER_OUT_DIR=../test-results/dist-b npx vite build --logLevel error
 (cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
+# zstd, lz4 and raw twins of the shared files, for the same queries through the page.
+DATA="${PBF_DATA_DIR:-$(cd .. && pwd)/shared/data}"
+for f in helsinki malta; do
+  for c in zstd lz4 raw; do
+    (cd wasm && cargo run --release --quiet --example reencode -- "$DATA/$f.osm.pbf" "../test-results/fixtures/$f.$c.osm.pbf" "$c")
+  done
+done
 
 echo "== Playwright (headless Chromium)"
 npx playwright test "$@"

@@ -99,8 +99,10 @@ test('a truncated real file keeps the matches found before the cut', async ({ pa
 const BROKEN_BLOCKS: [string, RegExp][] = [
   ['unknown-feature.osm.pbf', /the file requires feature "Fancy-Future-Feature"/],
   ['history.osm.pbf', /the file requires feature "HistoricalInformation"/],
-  ['lz4-blob.osm.pbf', /blob #4 at byte \d+: unsupported compression lz4/],
-  ['corrupt-zlib.osm.pbf', /blob #4 at byte \d+: (corrupt zlib data|Blob raw_size)/],
+  ['lzma-blob.osm.pbf', /blob #4 at byte \d+: unsupported compression lzma/],
+  ['corrupt-zstd.osm.pbf', /blob #4 at byte \d+: corrupt compressed data: zstd: /],
+  ['lying-lz4.osm.pbf', /blob #4 at byte \d+: (corrupt compressed data: lz4|Blob raw_size says)/],
+  ['corrupt-zlib.osm.pbf', /blob #4 at byte \d+: (corrupt compressed data: zlib|Blob raw_size)/],
   ['lying-raw-size.osm.pbf', /blob #4 at byte \d+: Blob raw_size says \d+ bytes but the data inflates to/],
   ['string-index.osm.pbf', /blob #4 at byte \d+: string table index 999 out of range/],
   ['delta-overflow.osm.pbf', /blob #4 at byte \d+: DenseNodes id overflows 64 bits/],

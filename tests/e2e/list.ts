@@ -1,5 +1,6 @@
 /** Reads the virtualized result list as a person would: by scrolling it from top to bottom. */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { expectedAnswer, type ListedQuery } from './data';
 
 /**
  * Every row of the result list as "node 123" / "way 456", sorted, collected by scrolling the
@@ -25,4 +26,14 @@ export async function listedIds(page: Page): Promise<string[]> {
     return [...seen.values()];
   }, total);
   return ids.sort();
+}
+
+/** Checks that the page shows the expected answer of a listed query: its count, and its ids when listed. */
+export async function expectListedAnswer(page: Page, q: ListedQuery): Promise<void> {
+  const want = expectedAnswer(q);
+  await expect(page.getByTestId('result-count')).toHaveText(String(want.count));
+  if (want.nodes && want.ways && want.relations) {
+    const ids = [...want.nodes.map((id) => `node ${id}`), ...want.ways.map((id) => `way ${id}`), ...want.relations.map((id) => `relation ${id}`)].sort();
+    expect(await listedIds(page)).toEqual(ids);
+  }
 }

@@ -1,6 +1,10 @@
-//! Blob payloads (spec: "File format", message `Blob`): raw or zlib (RFC 1950) data, inflated
-//! with a hard cap so a lying `raw_size` or a zip bomb cannot exhaust memory. Inflation uses
-//! zlib-rs, measured faster than miniz_oxide on real blobs (native and wasm32; see the README).
+//! Blob payloads (spec: "File format", message `Blob`): raw, zlib (RFC 1950), zstd (RFC 8878,
+//! a Zstandard frame) or lz4 (a raw LZ4 block, as libosmium writes it, whose size is
+//! `raw_size`) data, decompressed with a hard cap so a lying `raw_size` or a bomb cannot exhaust
+//! memory: the output buffer is `raw_size` bytes at most 32 MiB, and a stream that would write
+//! more is an error. zlib uses zlib-rs, measured faster than miniz_oxide on real blobs (native
+//! and wasm32; see the README); zstd uses ruzstd and lz4 lz4_flex (pure Rust, both build for
+//! wasm32-unknown-unknown).
 
 use prost::bytes::Bytes;
 use prost::Message;
@@ -14,8 +18,8 @@ use crate::proto::{self, blob::Data};
 /// Shapes: `blob` is the Blob's bytes as framed in the file; the result is at most
 /// 32 MiB ([`MAX_BLOB_SIZE`]).
 /// Errors: [`DecodeError::Protobuf`], [`DecodeError::EmptyBlob`],
-/// [`DecodeError::UnsupportedCompression`] for lzma, bzip2, lz4 and zstd,
-/// [`DecodeError::Inflate`] for a corrupt zlib stream, [`DecodeError::RawSizeMismatch`] when the
+/// [`DecodeError::UnsupportedCompression`] for lzma and bzip2,
+/// [`DecodeError::Inflate`] for a corrupt zlib, zstd or lz4 stream (or lz4 without `raw_size`), [`DecodeError::RawSizeMismatch`] when the
 /// data inflates past the cap or to a size other than `raw_size`.
 pub fn blob_data(blob: &[u8]) -> Result<Bytes, DecodeError> {
     let blob = proto::Blob::decode(blob).map_err(|e| DecodeError::protobuf("Blob", e))?;
@@ -30,8 +34,8 @@ pub fn blob_data(blob: &[u8]) -> Result<Bytes, DecodeError> {
         Some(Data::ZlibData(data)) => inflate_zlib(&data, declared).map(Bytes::from),
         Some(Data::LzmaData(_)) => Err(DecodeError::UnsupportedCompression("lzma")),
         Some(Data::ObsoleteBzip2Data(_)) => Err(DecodeError::UnsupportedCompression("bzip2")),
-        Some(Data::Lz4Data(_)) => Err(DecodeError::UnsupportedCompression("lz4")),
-        Some(Data::ZstdData(_)) => Err(DecodeError::UnsupportedCompression("zstd")),
+        Some(Data::Lz4Data(data)) => decompress_lz4(&data, declared).map(Bytes::from),
+        Some(Data::ZstdData(data)) => decompress_zstd(&data, declared).map(Bytes::from),
         None => Err(DecodeError::EmptyBlob),
     }
 }
@@ -40,6 +44,52 @@ pub fn blob_data(blob: &[u8]) -> Result<Bytes, DecodeError> {
 #[cfg(feature = "bench-inflate")]
 pub fn blob_data_zlib_for_bench(data: &[u8], declared: Option<i32>) -> Result<usize, DecodeError> {
     inflate_zlib(data, declared).map(|v| v.len())
+}
+
+/// The output buffer for a blob that declares `declared` bytes: exactly that, when it is within
+/// the cap and `possible` (the most this stream can expand to); else a mismatch error.
+fn declared_output(declared: Option<i32>, possible: usize) -> Result<Vec<u8>, DecodeError> {
+    match declared {
+        Some(n) if n >= 0 && (n as u64) <= MAX_BLOB_SIZE && (n as usize) <= possible => Ok(vec![0u8; n as usize]),
+        _ => Err(DecodeError::RawSizeMismatch { declared: declared.map_or(-1, i64::from), actual: 0 }),
+    }
+}
+
+/// A raw LZ4 block (no frame header) of `declared` bytes. LZ4 expands at most 255-fold.
+fn decompress_lz4(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeError> {
+    if declared.is_none() {
+        return Err(DecodeError::Inflate("lz4: the blob has no raw_size, which a raw LZ4 block needs".into()));
+    }
+    let mut out = declared_output(declared, data.len().saturating_mul(255).saturating_add(16))?;
+    let n = lz4_flex::decompress_into(data, &mut out).map_err(|e| DecodeError::Inflate(format!("lz4: {e}")))?;
+    if n != out.len() {
+        return Err(DecodeError::RawSizeMismatch { declared: out.len() as i64, actual: n as u64 });
+    }
+    Ok(out)
+}
+
+/// A Zstandard frame of `declared` bytes (the cap when absent); its window may not exceed
+/// the cap either, so a header asking for a huge one allocates nothing.
+fn decompress_zstd(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeError> {
+    let mut out = match declared {
+        Some(_) => declared_output(declared, MAX_BLOB_SIZE as usize)?,
+        None => vec![0u8; MAX_BLOB_SIZE as usize],
+    };
+    let mut decoder = ruzstd::decoding::FrameDecoder::new();
+    decoder.set_max_window_size(MAX_BLOB_SIZE);
+    let n = match decoder.decode_all(data, &mut out) {
+        Ok(n) => n,
+        Err(ruzstd::decoding::errors::FrameDecoderError::TargetTooSmall) => {
+            return Err(DecodeError::RawSizeMismatch { declared: declared.map_or(-1, i64::from), actual: out.len() as u64 + 1 })
+        }
+        // ruzstd's messages nest their causes' debug output: keep the first clause.
+        Err(e) => return Err(DecodeError::Inflate(format!("zstd: {}", e.to_string().split(['(', ':']).next().unwrap_or_default().trim()))),
+    };
+    if declared.is_some() && n != out.len() {
+        return Err(DecodeError::RawSizeMismatch { declared: out.len() as i64, actual: n as u64 });
+    }
+    out.truncate(n);
+    Ok(out)
 }
 
 fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeError> {
@@ -69,7 +119,7 @@ fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeErr
                 size = (size * 2).min(MAX_BLOB_SIZE as usize).min(possible);
             }
             zlib_rs::ReturnCode::BufError => return Err(mismatch(len as u64 + 1)),
-            other => return Err(DecodeError::Inflate(format!("{other:?}"))),
+            other => return Err(DecodeError::Inflate(format!("zlib: {other:?}"))),
         }
     }
 }
@@ -105,11 +155,34 @@ mod tests {
     }
 
     #[test]
+    fn reads_zstd_and_lz4_and_refuses_lies() {
+        use crate::encode::{blob_with, Compression};
+        let data: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        for c in [Compression::Zstd, Compression::Lz4, Compression::Raw] {
+            let blob = blob_with(&data, c);
+            assert_eq!(blob_data(&blob.encode_to_vec()).unwrap(), data, "{c:?}");
+            for lie in [Some(1000), Some(400_000), Some(i32::MAX), Some(-1)] {
+                let lying = Blob { raw_size: lie, ..blob.clone() };
+                if c != Compression::Raw {
+                    assert!(blob_data(&lying.encode_to_vec()).is_err(), "{c:?} raw_size {lie:?}");
+                }
+            }
+        }
+        // zstd without raw_size is read up to the cap; lz4 needs it.
+        let zstd = Blob { raw_size: None, ..blob_with(&data, Compression::Zstd) };
+        assert_eq!(blob_data(&zstd.encode_to_vec()).unwrap(), data);
+        let lz4 = Blob { raw_size: None, ..blob_with(&data, Compression::Lz4) };
+        assert!(matches!(blob_data(&lz4.encode_to_vec()), Err(DecodeError::Inflate(_))));
+        // Garbage is an error, never a panic.
+        for bad in [Data::ZstdData(Bytes::from_static(b"\x28\xb5\x2f\xfd\xff\xff\xff")), Data::Lz4Data(Bytes::from_static(b"\xff\xff\xff"))] {
+            assert!(blob_data(&Blob { raw_size: Some(100), data: Some(bad) }.encode_to_vec()).is_err());
+        }
+    }
+
+    #[test]
     fn names_unsupported_compressions() {
-        let lz4 = Blob { raw_size: Some(1), data: Some(Data::Lz4Data(Bytes::from_static(b"x"))) }.encode_to_vec();
-        assert_eq!(blob_data(&lz4), Err(DecodeError::UnsupportedCompression("lz4")));
-        let zstd = Blob { raw_size: Some(1), data: Some(Data::ZstdData(Bytes::from_static(b"x"))) }.encode_to_vec();
-        assert_eq!(blob_data(&zstd), Err(DecodeError::UnsupportedCompression("zstd")));
+        let lzma = Blob { raw_size: Some(1), data: Some(Data::LzmaData(Bytes::from_static(b"x"))) }.encode_to_vec();
+        assert_eq!(blob_data(&lzma), Err(DecodeError::UnsupportedCompression("lzma")));
         assert_eq!(blob_data(&Blob { raw_size: None, data: None }.encode_to_vec()), Err(DecodeError::EmptyBlob));
     }
 }

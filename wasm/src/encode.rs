@@ -1,5 +1,6 @@
 //! A small PBF writer (prost + zlib-rs), for building test files — including deliberately
-//! broken and hostile ones — from the same message definitions the decoder reads.
+//! broken and hostile ones — from the same message definitions the decoder reads — and for
+//! re-encoding a file's blobs with another compression ([`reencode`]).
 
 use prost::bytes::Bytes;
 use prost::Message;
@@ -34,6 +35,55 @@ pub fn zlib_blob(data: &[u8]) -> proto::Blob {
     let mut out = vec![0u8; zlib_rs::compress_bound(data.len())];
     let (z, _) = zlib_rs::compress_slice(&mut out, data, zlib_rs::DeflateConfig::default());
     proto::Blob { raw_size: Some(data.len() as i32), data: Some(Data::ZlibData(Bytes::copy_from_slice(z))) }
+}
+
+/// A Blob compression the writer can produce (spec: message `Blob`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    Raw,
+    Zlib,
+    /// A Zstandard frame (RFC 8878), ruzstd's fastest level.
+    Zstd,
+    /// A raw LZ4 block without frame header, as libosmium writes `lz4_data`.
+    Lz4,
+}
+
+impl std::str::FromStr for Compression {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Compression, String> {
+        match s {
+            "raw" => Ok(Compression::Raw),
+            "zlib" => Ok(Compression::Zlib),
+            "zstd" => Ok(Compression::Zstd),
+            "lz4" => Ok(Compression::Lz4),
+            _ => Err(format!("unknown compression {s:?}: raw, zlib, zstd or lz4")),
+        }
+    }
+}
+
+/// A Blob holding `data` compressed with `compression`, with its true `raw_size`.
+pub fn blob_with(data: &[u8], compression: Compression) -> proto::Blob {
+    let raw_size = Some(data.len() as i32);
+    let data = match compression {
+        Compression::Raw => Data::Raw(Bytes::copy_from_slice(data)),
+        Compression::Zlib => return zlib_blob(data),
+        Compression::Zstd => Data::ZstdData(Bytes::from(ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest))),
+        Compression::Lz4 => Data::Lz4Data(Bytes::from(lz4_flex::compress(data))),
+    };
+    proto::Blob { raw_size, data: Some(data) }
+}
+
+/// `file` with every blob decompressed and written again with `compression`; frames, their
+/// order and their contents are kept.
+///
+/// Errors: any [`crate::DecodeError`] of reading `file`.
+pub fn reencode(file: &[u8], compression: Compression) -> Result<Vec<u8>, crate::DecodeError> {
+    let mut out = Vec::with_capacity(file.len());
+    for f in crate::frame::frames(file) {
+        let f = f?;
+        out.extend(frame(f.kind, &blob_with(&crate::blob::blob_data(f.blob)?, compression)));
+    }
+    Ok(out)
 }
 
 /// One frame: 4-byte big-endian BlobHeader length, the BlobHeader, the Blob.

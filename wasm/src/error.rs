@@ -57,7 +57,7 @@ impl fmt::Display for DecodeError {
                 "unsupported compression {kind}: this decoder reads zlib and raw blobs (re-encode with `osmium cat in.osm.pbf -o out.osm.pbf`)"
             ),
             EmptyBlob => write!(f, "Blob holds no data"),
-            Inflate(detail) => write!(f, "corrupt zlib data: {detail}"),
+            Inflate(detail) => write!(f, "corrupt compressed data: {detail}"),
             RawSizeMismatch { declared, actual } => write!(
                 f,
                 "Blob raw_size says {declared} bytes but the data inflates to {actual} bytes (corrupt, or over the 32 MiB cap)"

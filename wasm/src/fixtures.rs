@@ -6,7 +6,7 @@
 use prost::bytes::Bytes;
 use prost::Message;
 
-use crate::encode::{file, frame, header_block, primitive_block, with_relations, zlib_blob, NodeSpec, RelationSpec, WaySpec};
+use crate::encode::{blob_with, file, frame, header_block, primitive_block, with_relations, zlib_blob, Compression, NodeSpec, RelationSpec, WaySpec};
 use crate::proto::{self, blob::Data};
 
 const HELSINKI_BBOX: [f64; 4] = [24.90, 60.15, 24.98, 60.19];
@@ -93,9 +93,25 @@ fn good_then(bad: impl FnOnce() -> Vec<u8>) -> Vec<u8> {
     out
 }
 
-/// Good blocks, then an lz4-compressed blob.
-pub fn lz4_blob() -> Vec<u8> {
-    good_then(|| frame("OSMData", &proto::Blob { raw_size: Some(100), data: Some(Data::Lz4Data(Bytes::from_static(b"\x04\x22\x4d\x18"))) }))
+/// Good blocks, then an lzma-compressed blob (a compression this reader does not read).
+pub fn lzma_blob() -> Vec<u8> {
+    good_then(|| frame("OSMData", &proto::Blob { raw_size: Some(100), data: Some(Data::LzmaData(Bytes::from_static(b"\x5d\x00\x00\x80\x00"))) }))
+}
+
+/// Good blocks, then a zstd blob whose frame is cut short.
+pub fn corrupt_zstd() -> Vec<u8> {
+    let block = cafes(300, 5).encode_to_vec();
+    let Some(Data::ZstdData(z)) = blob_with(&block, Compression::Zstd).data else { unreachable!("zstd") };
+    let cut = z.slice(..z.len() / 2);
+    good_then(|| frame("OSMData", &proto::Blob { raw_size: Some(block.len() as i32), data: Some(Data::ZstdData(cut)) }))
+}
+
+/// Good blocks, then an lz4 blob that claims twice its real size.
+pub fn lying_lz4() -> Vec<u8> {
+    let block = cafes(300, 5).encode_to_vec();
+    let mut blob = blob_with(&block, Compression::Lz4);
+    blob.raw_size = Some(2 * block.len() as i32);
+    good_then(|| frame("OSMData", &blob))
 }
 
 /// Good blocks, then a blob whose zlib stream is corrupt.
@@ -147,7 +163,9 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("hostile.osm.pbf", hostile()),
         ("unknown-feature.osm.pbf", unknown_feature()),
         ("history.osm.pbf", history()),
-        ("lz4-blob.osm.pbf", lz4_blob()),
+        ("lzma-blob.osm.pbf", lzma_blob()),
+        ("corrupt-zstd.osm.pbf", corrupt_zstd()),
+        ("lying-lz4.osm.pbf", lying_lz4()),
         ("corrupt-zlib.osm.pbf", corrupt_zlib()),
         ("lying-raw-size.osm.pbf", lying_raw_size()),
         ("string-index.osm.pbf", string_index_out_of_range()),

@@ -51,13 +51,15 @@ fn not_a_pbf() {
 fn unsupported_features_and_compressions() {
     assert_eq!(error_of(&fixtures::unknown_feature()), DecodeError::UnsupportedFeature("Fancy-Future-Feature".into()));
     assert_eq!(error_of(&fixtures::history()), DecodeError::UnsupportedFeature("HistoricalInformation".into()));
-    assert_eq!(error_of(&fixtures::lz4_blob()), DecodeError::UnsupportedCompression("lz4"));
+    assert_eq!(error_of(&fixtures::lzma_blob()), DecodeError::UnsupportedCompression("lzma"));
 }
 
 #[test]
 fn corrupt_and_hostile_blocks() {
     assert!(matches!(error_of(&fixtures::corrupt_zlib()), DecodeError::Inflate(_) | DecodeError::RawSizeMismatch { .. }));
     assert!(matches!(error_of(&fixtures::lying_raw_size()), DecodeError::RawSizeMismatch { .. }));
+    assert!(matches!(error_of(&fixtures::corrupt_zstd()), DecodeError::Inflate(ref m) if m.starts_with("zstd:")), "{}", error_of(&fixtures::corrupt_zstd()));
+    assert!(matches!(error_of(&fixtures::lying_lz4()), DecodeError::Inflate(_) | DecodeError::RawSizeMismatch { .. }), "{}", error_of(&fixtures::lying_lz4()));
     assert!(matches!(error_of(&fixtures::string_index_out_of_range()), DecodeError::StringIndexOutOfRange { index: 999, .. }));
     assert!(matches!(error_of(&fixtures::delta_overflow()), DecodeError::Overflow(_)));
 }
