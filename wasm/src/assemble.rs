@@ -92,6 +92,23 @@ pub struct BlobEntry {
     pub summary: BlockSummary,
 }
 
+/// What a read learnt about a file (see [`Assembler::file_facts`]).
+#[derive(Debug, Serialize)]
+pub struct FileFacts {
+    /// OSMData blobs by compression name.
+    pub blobs: std::collections::BTreeMap<String, u64>,
+    pub counts: Counts,
+    pub id_ranges: IdRanges,
+}
+
+/// Smallest and largest id of each element type, None when the file has none.
+#[derive(Debug, Serialize)]
+pub struct IdRanges {
+    pub node: Option<[i64; 2]>,
+    pub way: Option<[i64; 2]>,
+    pub relation: Option<[i64; 2]>,
+}
+
 /// Node locations kept by default: 4 M (64 MiB of payload). A 1000 m circle in a city holds
 /// tens of thousands; a whole country file holds far more, and then the second read takes over.
 pub const DEFAULT_LOCATION_BUDGET: usize = 4_000_000;
@@ -335,6 +352,28 @@ impl Assembler {
             if !was_queued {
                 self.queue.push((t, id));
             }
+        }
+    }
+
+    /// What the first read learnt about the file: OSMData blobs by compression, element
+    /// counts, and the id range of each element type.
+    pub fn file_facts(&self) -> FileFacts {
+        let mut blobs = std::collections::BTreeMap::new();
+        for b in &self.blobs {
+            *blobs.entry(crate::blob::COMPRESSIONS[b.summary.compression as usize].to_string()).or_insert(0u64) += 1;
+        }
+        let range = |pick: fn(&BlockSummary) -> (i64, i64)| {
+            let (lo, hi) = self.blobs.iter().map(|b| pick(&b.summary)).fold((i64::MAX, i64::MIN), |(a, b), (c, d)| (a.min(c), b.max(d)));
+            (lo <= hi).then_some([lo, hi])
+        };
+        FileFacts {
+            blobs,
+            counts: self.counts,
+            id_ranges: IdRanges {
+                node: range(|s| (s.min_node_id, s.max_node_id)),
+                way: range(|s| (s.min_way_id, s.max_way_id)),
+                relation: range(|s| (s.min_relation_id, s.max_relation_id)),
+            },
         }
     }
 

@@ -65,7 +65,9 @@ impl BlobScanner {
     ///
     /// Throws for a corrupt or unsupported Blob or PrimitiveBlock (see `DecodeError`).
     pub fn scan(&self, blob: &[u8]) -> Result<Vec<u8>, JsError> {
-        let scan = scan_block(blob_data(blob)?, &self.query)?;
+        let (data, compression) = crate::blob::blob_data_and_compression(blob)?;
+        let mut scan = scan_block(data, &self.query)?;
+        scan.summary.compression = compression;
         Ok(postcard::to_allocvec(&scan)?)
     }
 
@@ -269,6 +271,13 @@ impl QueryAssembler {
     #[wasm_bindgen(js_name = orderBy)]
     pub fn order_by(&mut self, column: &str, descending: bool) {
         self.inner.set_order((!column.is_empty()).then(|| column.to_string()), descending);
+    }
+
+    /// What the read learnt about the file, as JSON: `{"blobs":{"zlib":n,…},"counts":{…},
+    /// "id_ranges":{"node":[min,max]|null,"way":…,"relation":…}}` (the OSMData blobs read).
+    #[wasm_bindgen(js_name = fileFacts)]
+    pub fn file_facts(&self) -> String {
+        serde_json::to_string(&self.inner.file_facts()).unwrap_or_default()
     }
 
     /// Tag statistics of the answer as JSON: `{"types":[nodes,ways,relations],

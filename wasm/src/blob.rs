@@ -22,7 +22,34 @@ use crate::proto::{self, blob::Data};
 /// [`DecodeError::Inflate`] for a corrupt zlib, zstd or lz4 stream (or lz4 without `raw_size`), [`DecodeError::RawSizeMismatch`] when the
 /// data inflates past the cap or to a size other than `raw_size`.
 pub fn blob_data(blob: &[u8]) -> Result<Bytes, DecodeError> {
+    blob_data_and_compression(blob).map(|(data, _)| data)
+}
+
+/// The compressions of `Blob.data`, by the index [`blob_data_and_compression`] gives.
+pub const COMPRESSIONS: [&str; 6] = ["raw", "zlib", "lzma", "bzip2", "lz4", "zstd"];
+
+/// Which compression (an index into [`COMPRESSIONS`]) a decoded Blob uses; None when empty.
+fn compression_of(blob: &proto::Blob) -> Option<u8> {
+    Some(match blob.data.as_ref()? {
+        Data::Raw(_) => 0,
+        Data::ZlibData(_) => 1,
+        Data::LzmaData(_) => 2,
+        Data::ObsoleteBzip2Data(_) => 3,
+        Data::Lz4Data(_) => 4,
+        Data::ZstdData(_) => 5,
+    })
+}
+
+/// [`blob_data`], with the Blob's compression as an index into [`COMPRESSIONS`].
+///
+/// Errors: as [`blob_data`].
+pub fn blob_data_and_compression(blob: &[u8]) -> Result<(Bytes, u8), DecodeError> {
     let blob = proto::Blob::decode(blob).map_err(|e| DecodeError::protobuf("Blob", e))?;
+    let compression = compression_of(&blob).unwrap_or(0);
+    decompress(blob).map(|data| (data, compression))
+}
+
+fn decompress(blob: proto::Blob) -> Result<Bytes, DecodeError> {
     let declared = blob.raw_size;
     match blob.data {
         Some(Data::Raw(data)) => {

@@ -19,8 +19,11 @@ pub struct HeaderInfo {
     pub required_features: Vec<String>,
     pub optional_features: Vec<String>,
     pub writing_program: Option<String>,
+    pub source: Option<String>,
     /// `osmosis_replication_timestamp`, seconds since the Unix epoch.
     pub replication_timestamp: Option<i64>,
+    pub replication_sequence_number: Option<i64>,
+    pub replication_base_url: Option<String>,
 }
 
 /// Decodes the uncompressed data of an `OSMHeader` blob into a [`HeaderInfo`].
@@ -45,6 +48,9 @@ pub fn decode_header(data: &[u8]) -> Result<HeaderInfo, DecodeError> {
         required_features: block.required_features,
         optional_features: block.optional_features,
         writing_program: block.writingprogram,
+        source: block.source,
         replication_timestamp: block.osmosis_replication_timestamp,
+        replication_sequence_number: block.osmosis_replication_sequence_number,
+        replication_base_url: block.osmosis_replication_base_url,
     })
 }

@@ -44,6 +44,8 @@ pub struct FileScan {
     /// The basemap of the query's area ([`context::context_ways`]' encoding, blobs in file
     /// order), or why there is none.
     pub context: Result<Vec<i32>, String>,
+    /// What the read learnt about the file (blobs by compression, counts, id ranges).
+    pub facts: assemble::FileFacts,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -71,7 +73,9 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
             ("OSMHeader", None) => header = Some(header::decode_header(&blob::blob_data(frame.blob)?)?),
             (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
             ("OSMData", Some(_)) => {
-                let scan = scan::scan_block(blob::blob_data(frame.blob)?, &query)?;
+                let (data, compression) = blob::blob_data_and_compression(frame.blob)?;
+                let mut scan = scan::scan_block(data, &query)?;
+                scan.summary.compression = compression;
                 let size = frame.end - frame.offset;
                 assembler.add_block(index as u32, frame.offset, size, scan);
                 query.area_nodes = !assembler.overflowed();
@@ -106,7 +110,8 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
             Ok(features)
         }
     };
-    Ok(FileScan { header, counts, matches, shapes, context })
+    let facts = assembler.file_facts();
+    Ok(FileScan { header, counts, matches, shapes, context, facts })
 }
 
 /// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in

@@ -105,6 +105,12 @@ pub struct BlockSummary {
     /// Smallest and largest way id in the block (`i64::MAX`, `i64::MIN` when it has no way).
     pub min_way_id: i64,
     pub max_way_id: i64,
+    /// Smallest and largest relation id in the block (`i64::MAX`, `i64::MIN` when it has none).
+    pub min_relation_id: i64,
+    pub max_relation_id: i64,
+    /// The Blob's compression, an index into [`crate::blob::COMPRESSIONS`] (set by the caller
+    /// that decompressed it).
+    pub compression: u8,
 }
 
 impl Default for BlockSummary {
@@ -115,6 +121,9 @@ impl Default for BlockSummary {
             bbox_e7: [i32::MAX, i32::MAX, i32::MIN, i32::MIN],
             min_way_id: i64::MAX,
             max_way_id: i64::MIN,
+            min_relation_id: i64::MAX,
+            max_relation_id: i64::MIN,
+            compression: 0,
         }
     }
 }
@@ -463,6 +472,8 @@ impl BlockScanner<'_> {
             self.check_index(role as u64)?; // negative becomes huge and fails
         }
         self.out.counts.relations += 1;
+        self.out.summary.min_relation_id = self.out.summary.min_relation_id.min(relation.id);
+        self.out.summary.max_relation_id = self.out.summary.max_relation_id.max(relation.id);
         self.out.counts.relation_members += members as u64;
         let pairs = || relation.keys.iter().copied().zip(relation.vals.iter().copied());
         if !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Relation, pairs) {

@@ -301,3 +301,21 @@ fn multipolygons_match_libosmium() {
     }
     assert_eq!(compared, 60, "multipolygons built by both");
 }
+
+/// The file facts of a read (id ranges, counts, blobs by compression) against what
+/// `osmium fileinfo -e` says (`tests/file-info/`, from scripts/make-file-info-answers.sh).
+#[test]
+fn file_facts_match_osmium_fileinfo() {
+    for name in ["helsinki", "malta"] {
+        let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/file-info").join(format!("{name}.json")));
+        let bytes = std::fs::read(data_dir().join(format!("{name}.osm.pbf"))).unwrap();
+        let facts = scan_file_prepared(&bytes, &PreparedQuery::count_only()).unwrap().facts;
+        let r = &facts.id_ranges;
+        for (t, range) in [("nodes", r.node), ("ways", r.way), ("relations", r.relation)] {
+            let (lo, hi) = (want["minid"][t].as_i64().unwrap(), want["maxid"][t].as_i64().unwrap());
+            assert_eq!(range, Some([lo, hi]), "{name}: {t} id range");
+        }
+        assert_eq!([facts.counts.nodes, facts.counts.ways, facts.counts.relations], ["nodes", "ways", "relations"].map(|t| want["count"][t].as_u64().unwrap()), "{name}");
+        assert_eq!(facts.blobs.keys().collect::<Vec<_>>(), vec!["zlib"], "{name}: every blob is zlib");
+    }
+}
