@@ -143,9 +143,8 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
       list.setCount(count);
     },
     onConfirm: confirmDownload,
-    onContext: (features, note) => {
-      if (features) void mapView.setContext(features);
-      else if (!note?.endsWith('…')) void mapView.setContext(null);
+    onContext: (features, note, drawing) => {
+      if (!drawing) void mapView.setContext(features);
       progress.setBasemapNote(basemapNote + (note ?? `basemap: ${features?.features.length ?? 0} roads, buildings, water and green areas drawn from the file`));
     },
   }, fromLink ? CONFIRM_BYTES : null);

@@ -16,10 +16,10 @@ export interface RunHandlers {
   onChanges?: (changes: { remove: number[]; add: GeoJSON.Feature[] }, count: number) => void;
   /**
    * After a run's end: its basemap (`features`, a FeatureCollection whose features carry
-   * `{class}`, see {@link contextFeatures}), or null with a `note` saying why not (or that it is
-   * being drawn).
+   * `{class}`, see {@link contextFeatures}), or null with a `note` saying why not; with
+   * `drawing`, only that the read has started (the basemap drawn before stays meanwhile).
    */
-  onContext?: (features: GeoJSON.FeatureCollection | null, note: string | null) => void;
+  onContext?: (features: GeoJSON.FeatureCollection | null, note: string | null, drawing: boolean) => void;
   /** A large cross-origin download waits for a yes. */
   onConfirm?: (host: string, bytes: number) => Promise<boolean>;
 }
@@ -143,7 +143,7 @@ export class QueryClient {
     if (msg.type === 'header') h.onHeader?.(msg.header);
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
     else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count);
-    else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note);
+    else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note, msg.drawing);
     else if (msg.type === 'confirm') {
       const ask = h.onConfirm ?? (async () => true);
       void ask(msg.host, msg.bytes).then((yes) => this.post({ type: 'confirmed', run: msg.run, yes }));

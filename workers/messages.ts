@@ -63,8 +63,8 @@ export type FromQueryWorker =
   | ({ type: 'end'; run: number; count: number; wasmBytes: number } & RunEnd)
   /**
    * The basemap of the run's area, after its end: `features` as `readContext` encodes them
-   * (null: none, and `note` says why, or that it is being drawn).
+   * (null: none, and `note` says why); `drawing`: the read has only started (`note` says so).
    */
-  | { type: 'context'; run: number; features: Int32Array | null; note: string | null }
+  | { type: 'context'; run: number; features: Int32Array | null; note: string | null; drawing: boolean }
   | ({ type: 'reply' } & CallReply)
   | { type: 'call-error'; id: number; message: string };

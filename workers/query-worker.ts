@@ -153,7 +153,7 @@ function contextKey(spec: SourceSpec, query: Query): string {
 async function drawContext(run: Run, source: Source, key: string): Promise<void> {
   if (key === drawnContext) return;
   drawnContext = null;
-  post({ type: 'context', run: run.id, features: null, note: 'drawing the basemap from the file…' });
+  post({ type: 'context', run: run.id, features: null, note: 'drawing the basemap from the file…', drawing: true });
   let result: ContextResult;
   try {
     result = await readContext(source, pool, run.assembler, run.controller.signal, { buffers });
@@ -163,7 +163,7 @@ async function drawContext(run: Run, source: Source, key: string): Promise<void>
   }
   if (current !== run) return;
   const features = result.features ? concat(result.features) : null;
-  post({ type: 'context', run: run.id, features, note: result.note }, features ? [features.buffer] : []);
+  post({ type: 'context', run: run.id, features, note: result.note, drawing: false }, features ? [features.buffer] : []);
   drawnContext = key;
 }
 

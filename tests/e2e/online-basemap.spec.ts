@@ -31,8 +31,9 @@ test('an online basemap is drawn instead of the one from the file', async ({ pag
   expect(layers.slice(0, 2)).toEqual(['online:background', 'online:city']);
   expect(layers).not.toContain('context-buildings');
   expect(layers).toContain('match-areas');
-  const rendered = await page.evaluate(() => (window as unknown as { pbfExplorerMap: import('maplibre-gl').Map }).pbfExplorerMap.queryRenderedFeatures({ layers: ['online:city'] }).length);
-  expect(rendered).toBeGreaterThan(0);
+  // Rendered once MapLibre has drawn the source's tiles (polled: they come after the answer).
+  const rendered = () => page.evaluate(() => (window as unknown as { pbfExplorerMap: import('maplibre-gl').Map }).pbfExplorerMap.queryRenderedFeatures({ layers: ['online:city'] }).length);
+  await expect.poll(rendered).toBeGreaterThan(0);
   // The link keeps it.
   expect(new URL(page.url()).searchParams.get('basemap')).toBe(STYLE_URL);
 });

@@ -355,6 +355,13 @@ impl Assembler {
         }
     }
 
+    /// The blobs whose summary passes `keep`, in file order (a targeted read's plan).
+    fn blobs_where(&self, keep: impl Fn(&BlockSummary) -> bool) -> Vec<BlobEntry> {
+        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| keep(&b.summary)).copied().collect();
+        blobs.sort_by_key(|b| b.index);
+        blobs
+    }
+
     /// What the first read learnt about the file: OSMData blobs by compression, element
     /// counts, and the id range of each element type.
     pub fn file_facts(&self) -> FileFacts {
@@ -393,8 +400,7 @@ impl Assembler {
             return Err(format!("no basemap: the area holds more than {} nodes", self.budget));
         }
         let (ids, lats, lons) = self.locations.to_sorted();
-        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| b.summary.min_way_id <= b.summary.max_way_id).copied().collect();
-        blobs.sort_by_key(|b| b.index);
+        let blobs = self.blobs_where(|s| s.min_way_id <= s.max_way_id);
         Ok((ContextNodes::new(ids, lats, lons), blobs))
     }
 
@@ -412,8 +418,7 @@ impl Assembler {
         if wanted.is_empty() {
             return None;
         }
-        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| b.summary.may_hold_way(&wanted)).copied().collect();
-        blobs.sort_by_key(|b| b.index);
+        let blobs = self.blobs_where(|s| s.may_hold_way(&wanted));
         Some(SecondRead { blobs, wanted })
     }
 
@@ -441,9 +446,7 @@ impl Assembler {
         }
         wanted.sort_unstable();
         wanted.dedup();
-        let mut blobs: Vec<BlobEntry> =
-            self.blobs.iter().filter(|b| b.summary.may_hold_node(&wanted) && self.area.meets_bbox_e7(b.summary.bbox_e7)).copied().collect();
-        blobs.sort_by_key(|b| b.index);
+        let blobs = self.blobs_where(|s| s.may_hold_node(&wanted) && self.area.meets_bbox_e7(s.bbox_e7));
         Some(SecondRead { blobs, wanted })
     }
 
@@ -507,8 +510,7 @@ impl Assembler {
         if wanted.is_empty() {
             return None;
         }
-        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| b.summary.may_hold_node(&wanted)).copied().collect();
-        blobs.sort_by_key(|b| b.index);
+        let blobs = self.blobs_where(|s| s.may_hold_node(&wanted));
         Some(SecondRead { blobs, wanted })
     }
 
@@ -703,25 +705,15 @@ impl Assembler {
     }
 
     fn label(&self, t: ElementType, id: i64) -> Option<String> {
-        let tags = match t {
-            ElementType::Node => &self.nodes.get(&id)?.tags,
-            ElementType::Way => &self.ways.get(&id)?.tags,
-            ElementType::Relation => &self.relations.get(&id)?.tags,
-        };
-        Some(label_of(tags))
+        Some(label_of(self.tags_of(t, id)?))
     }
 
     /// Every tag key of the matches, sorted: the CSV export's tag columns.
     pub fn tag_keys(&mut self) -> Vec<String> {
         self.sort();
         let mut keys: Vec<String> = Vec::new();
-        for (_, t, id) in &self.sorted {
-            let tags = match t {
-                ElementType::Node => self.nodes.get(id).map(|n| &n.tags),
-                ElementType::Way => self.ways.get(id).map(|w| &w.tags),
-                ElementType::Relation => self.relations.get(id).map(|r| &r.tags),
-            };
-            keys.extend(tags.into_iter().flatten().map(|(k, _)| k.clone()));
+        for &(_, t, id) in &self.sorted {
+            keys.extend(self.tags_of(t, id).into_iter().flatten().map(|(k, _)| k.clone()));
         }
         keys.sort_unstable();
         keys.dedup();

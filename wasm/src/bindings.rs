@@ -11,7 +11,7 @@ use crate::context::ContextNodes;
 use crate::frame::decode_blob_header;
 use crate::header::decode_header;
 use crate::query::{PreparedQuery, Query};
-use crate::scan::{locate_nodes, scan_block, BlockScan};
+use crate::scan::{locate_nodes, scan_blob, BlockScan};
 
 /// Decodes an `OSMHeader` frame's Blob and returns its HeaderInfo as JSON:
 /// `{"bbox":[minlon,minlat,maxlon,maxlat]|null,"required_features":[…],…}` (degrees WGS84).
@@ -65,10 +65,7 @@ impl BlobScanner {
     ///
     /// Throws for a corrupt or unsupported Blob or PrimitiveBlock (see `DecodeError`).
     pub fn scan(&self, blob: &[u8]) -> Result<Vec<u8>, JsError> {
-        let (data, compression) = crate::blob::blob_data_and_compression(blob)?;
-        let mut scan = scan_block(data, &self.query)?;
-        scan.summary.compression = compression;
-        Ok(postcard::to_allocvec(&scan)?)
+        Ok(postcard::to_allocvec(&scan_blob(blob, &self.query)?)?)
     }
 
     /// The locations of the nodes of a Blob whose ids are in `wanted` (ascending, exact up to
@@ -91,9 +88,7 @@ impl BlobScanner {
     /// [`QueryAssembler::context_nodes`] gives them: `[ids…, lats_e7…, lons_e7…]`.
     #[wasm_bindgen(js_name = setContextNodes)]
     pub fn set_context_nodes(&mut self, nodes: &[f64]) {
-        let n = nodes.len() / 3;
-        let column = |c: usize| nodes[c * n..(c + 1) * n].iter();
-        self.context = ContextNodes::new(column(0).map(|&v| v as i64).collect(), column(1).map(|&v| v as i32).collect(), column(2).map(|&v| v as i32).collect());
+        self.context = ContextNodes::from_columns(nodes);
     }
 
     /// Inflates `blob` and returns its basemap features (encoding: `crate::context::context_ways`).

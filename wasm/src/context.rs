@@ -149,6 +149,13 @@ impl ContextNodes {
         self.ids.is_empty()
     }
 
+    /// The inverse of [`ContextNodes::columns`].
+    pub fn from_columns(nodes: &[f64]) -> ContextNodes {
+        let n = nodes.len() / 3;
+        let column = |c: usize| nodes[c * n..(c + 1) * n].iter();
+        ContextNodes::new(column(0).map(|&v| v as i64).collect(), column(1).map(|&v| v as i32).collect(), column(2).map(|&v| v as i32).collect())
+    }
+
     /// `[ids…, lats_e7…, lons_e7…]` as numbers, for a decode worker.
     pub fn columns(&self) -> Vec<f64> {
         let ids = self.ids.iter().map(|&v| v as f64);

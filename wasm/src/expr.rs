@@ -57,9 +57,14 @@ impl ValueTest {
         match self {
             ValueTest::Any => true,
             ValueTest::Equals(v) => value == v.as_bytes(),
-            ValueTest::Regex(r) => std::str::from_utf8(value).is_ok_and(|s| r.is_match(s)),
+            ValueTest::Regex(r) => regex_matches(r, value),
         }
     }
+}
+
+/// Whether `r` finds a match in `value` (invalid UTF-8 never matches).
+pub fn regex_matches(r: &Regex, value: &[u8]) -> bool {
+    std::str::from_utf8(value).is_ok_and(|s| r.is_match(s))
 }
 
 impl PartialEq for ValueTest {
@@ -191,7 +196,12 @@ impl Parser {
     /// operator follows (else it is a key: `not=1`).
     fn keyword_ahead(&self, kw: &str) -> bool {
         let word = self.word_ahead();
-        word.eq_ignore_ascii_case(kw) && !matches!(self.chars.get(self.at + word.chars().count()), Some('=' | '~' | '!' | '*'))
+        word.eq_ignore_ascii_case(kw) && !self.operator_after(&word)
+    }
+
+    /// Whether an operator (`=`, `~`, `!`, `*`) follows `word` at the cursor, making it a key.
+    fn operator_after(&self, word: &str) -> bool {
+        matches!(self.chars.get(self.at + word.chars().count()), Some('=' | '~' | '!' | '*'))
     }
 
     /// Consumes the keyword `kw` if it stands at the cursor (see [`Parser::keyword_ahead`]).
@@ -251,16 +261,16 @@ impl Parser {
             let key = self.key()?;
             return Ok(Expr::Not(Box::new(Expr::Tag { key, value: ValueTest::Any })));
         }
-        for (name, kind) in [("type:node", ElementKind::Node), ("type:way", ElementKind::Way), ("type:relation", ElementKind::Relation)] {
-            let word = self.word_ahead();
-            if word == name && !matches!(self.chars.get(self.at + word.len()), Some('=' | '~' | '!' | '*')) {
-                self.at += word.len();
-                return Ok(Expr::Type(kind));
-            }
-        }
         let word = self.word_ahead();
-        if word.starts_with("type:") && !matches!(self.chars.get(self.at + word.chars().count()), Some('=' | '~' | '!' | '*')) {
-            return Err(ParseError { column: self.at + 6, message: "expected node, way or relation after \"type:\"".into() });
+        if word.starts_with("type:") && !self.operator_after(&word) {
+            let kind = match &word[5..] {
+                "node" => ElementKind::Node,
+                "way" => ElementKind::Way,
+                "relation" => ElementKind::Relation,
+                _ => return Err(ParseError { column: self.at + 6, message: "expected node, way or relation after \"type:\"".into() }),
+            };
+            self.at += word.len();
+            return Ok(Expr::Type(kind));
         }
         let key = self.key()?;
         let tag = |value| Expr::Tag { key: key.clone(), value };

@@ -73,9 +73,7 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
             ("OSMHeader", None) => header = Some(header::decode_header(&blob::blob_data(frame.blob)?)?),
             (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
             ("OSMData", Some(_)) => {
-                let (data, compression) = blob::blob_data_and_compression(frame.blob)?;
-                let mut scan = scan::scan_block(data, &query)?;
-                scan.summary.compression = compression;
+                let scan = scan::scan_blob(frame.blob, &query)?;
                 let size = frame.end - frame.offset;
                 assembler.add_block(index as u32, frame.offset, size, scan);
                 query.area_nodes = !assembler.overflowed();

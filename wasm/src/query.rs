@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::area::{Area, AreaTest};
 use crate::error::DecodeError;
-use crate::expr::{ElementKind, Expr, KeyPattern, ValueTest};
+use crate::expr::{regex_matches, ElementKind, Expr, KeyPattern, ValueTest};
 
 /// Whether a way or relation matches with one node in the area (`Any`, the default) or only
 /// with all of them (`All`: osmar's "exclude partial").
@@ -175,7 +175,7 @@ impl<'a, S: AsRef<[u8]>> BlockQuery<'a, S> {
                         BoundValue::Regex(regex, memo) => {
                             let Some(cell) = memo.get(v as usize) else { return false };
                             if cell.get() == 0 {
-                                let hit = ValueTest::Regex((*regex).clone()).matches(self.table[v as usize].as_ref());
+                                let hit = regex_matches(regex, self.table[v as usize].as_ref());
                                 cell.set(if hit { 1 } else { 2 });
                             }
                             cell.get() == 1

@@ -206,6 +206,17 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
     Ok(scanner.out)
 }
 
+/// Decompresses an `OSMData` Blob (its bytes as framed in the file) and scans it with
+/// [`scan_block`], noting the Blob's compression in the summary.
+///
+/// Errors: those of [`crate::blob::blob_data`] and of [`scan_block`].
+pub fn scan_blob(blob: &[u8], query: &PreparedQuery) -> Result<BlockScan, DecodeError> {
+    let (data, compression) = crate::blob::blob_data_and_compression(blob)?;
+    let mut scan = scan_block(data, query)?;
+    scan.summary.compression = compression;
+    Ok(scan)
+}
+
 /// The locations of the nodes of a block whose ids are in `wanted` (sorted ascending): the
 /// targeted second read that places ways whose nodes were not kept during the first.
 /// Tags are not read. Returns `(id, lat_e7, lon_e7)` in block order (1e-7 degrees).
