@@ -9,6 +9,7 @@ import type { Match, Query } from '../workers/types';
 import { describeQuery } from './query-text';
 import { areaPolygon } from './geometry';
 import { download } from './export';
+import { FileInfoView } from './file-info';
 import { MapView } from './map-view';
 import { loadOnlineStyle } from './online-basemap';
 import type { StyleSpecification } from 'maplibre-gl';
@@ -23,6 +24,7 @@ const $ = <T extends HTMLElement>(selector: string) => document.querySelector(se
 
 const form = new QueryForm($<HTMLFormElement>('#query-form'));
 const progress = new ProgressView($('#progress'));
+const fileInfo = new FileInfoView($('#file-info-view'));
 const client = new QueryClient();
 
 // An online basemap, when the URL asks for one; the page starts without it if it cannot load.
@@ -135,7 +137,11 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   void mapView.setArea(polygon, fit);
   document.title = `${describeQuery(query)} — pbf-explorer`;
   const end = await client.run(src, query, {
-    onHeader: (h) => void mapView.setHeaderBbox(h.bbox, polygon === null && fit),
+    onFileInfo: (info) => {
+      fileInfo.show(info);
+      // The first word of a run (its header) draws the header bbox; a whole read's facts follow.
+      if (info.header && !info.facts) void mapView.setHeaderBbox(info.header.bbox, polygon === null && fit);
+    },
     onProgress: (p) => progress.update(p),
     onChanges: (changes, count) => {
       void mapView.applyChanges(changes);

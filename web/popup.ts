@@ -4,6 +4,7 @@
  * openstreetmap.org page becomes a link.
  */
 import type { Match } from '../workers/types';
+import { isoTime } from './file-info';
 
 /** The openstreetmap.org page of an element (type and numeric id only, so always safe). */
 export function osmUrl(match: Pick<Match, 'type' | 'id'>): string {
@@ -34,17 +35,35 @@ export function httpUrl(value: string): string | null {
   }
 }
 
+/** A link opening in a new tab (`href` built here from numbers, or checked by {@link httpUrl}). */
+function newTabLink(href: string, text: string): HTMLAnchorElement {
+  const a = document.createElement('a');
+  a.href = href;
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer';
+  a.textContent = text;
+  return a;
+}
+
+/** "version 3 · 2019-04-21T09:50:14Z · changeset 123 by user · history", with links. */
+function metaLine(match: Match): HTMLElement {
+  const m = match.meta!;
+  const p = document.createElement('p');
+  p.className = 'meta';
+  p.dataset.testid = 'popup-meta';
+  p.append(`version ${m.version} · ${isoTime(m.timestamp)} · `);
+  if (m.changeset > 0) p.append(newTabLink(`https://www.openstreetmap.org/changeset/${Math.trunc(m.changeset)}`, `changeset ${m.changeset}`));
+  if (m.user) p.append(` by ${m.user}`);
+  p.append(' · ', newTabLink(`${osmUrl(match)}/history`, 'history'));
+  return p;
+}
+
 /** Builds the popup content: a heading link and one table row per tag. */
 export function popupContent(match: Match): HTMLElement {
   const root = document.createElement('div');
   root.className = 'tag-popup';
   root.dataset.testid = 'popup';
-  const link = document.createElement('a');
-  link.href = osmUrl(match);
-  link.target = '_blank';
-  link.rel = 'noopener noreferrer';
-  link.textContent = `${match.type} ${match.id} on openstreetmap.org`;
-  root.append(link);
+  root.append(newTabLink(osmUrl(match), `${match.type} ${match.id} on openstreetmap.org`));
   const table = document.createElement('table');
   for (const [key, value] of match.tags) {
     const row = table.insertRow();
@@ -63,6 +82,7 @@ export function popupContent(match: Match): HTMLElement {
     }
   }
   root.append(table);
+  if (match.meta) root.append(metaLine(match));
   if (match.problem) {
     const problem = document.createElement('p');
     problem.className = 'problem';

@@ -4,13 +4,14 @@
  * The page imports this and the shared types, nothing else of the pipeline.
  */
 import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
-import type { HeaderInfo, Match, Progress, Query, TagStats } from './types';
+import type { FileInfo, Match, Progress, Query, TagStats } from './types';
 
 export type { SourceSpec, RunEnd };
 
 /** What a run tells its caller while it goes. */
 export interface RunHandlers {
-  onHeader?: (header: HeaderInfo) => void;
+  /** What is known about the file: once its header is read, again after a whole read. */
+  onFileInfo?: (info: FileInfo) => void;
   onProgress?: (progress: Progress) => void;
   /** Map changes (`{remove, add}`, see `FromQueryWorker`) and the match count after them. */
   onChanges?: (changes: { remove: number[]; add: GeoJSON.Feature[] }, count: number) => void;
@@ -140,7 +141,7 @@ export class QueryClient {
     }
     if (msg.run !== this.runId) return; // a late event of a replaced run
     const h = this.handlers;
-    if (msg.type === 'header') h.onHeader?.(msg.header);
+    if (msg.type === 'file-info') h.onFileInfo?.(msg.info);
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
     else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count);
     else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note, msg.drawing);

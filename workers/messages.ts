@@ -3,7 +3,7 @@
  * plus the events of a run. The page sends a source and a query; it gets back only what it
  * draws: map changes, counts, progress, and on demand list rows, one match, or the export.
  */
-import type { HeaderInfo, Match, Progress, Query, TagStats } from './types';
+import type { FileInfo, Match, Progress, Query, TagStats } from './types';
 
 /** Where the file is: a local `File` (cloned to the worker, never read by the page) or a URL. */
 export type SourceSpec = { kind: 'file'; file: File } | { kind: 'url'; url: string };
@@ -50,7 +50,8 @@ export type RunEnd = { status: 'done' } | { status: 'cancelled' } | { status: 'e
 /** Messages from the query worker to the page. */
 export type FromQueryWorker =
   | { type: 'ready'; decodeWorkers: number }
-  | { type: 'header'; run: number; header: HeaderInfo }
+  /** What is known about the file: sent once its header is read, again after a whole read. */
+  | { type: 'file-info'; run: number; info: FileInfo }
   | { type: 'progress'; run: number; progress: Progress }
   /**
    * Map changes since the last ones, as numbers (transferred): `[r, r feature ids to remove, then

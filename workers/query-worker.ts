@@ -12,7 +12,7 @@ import { readContext, type ContextResult } from './read-context';
 import { runQuery } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
-import type { Match, Query } from './types';
+import type { FileInfo, Match, Query } from './types';
 
 interface WorkerScope {
   postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
@@ -53,6 +53,8 @@ interface Run {
 let current: Run | null = null;
 /** The last run's answer, kept for list rows, popups and the export until the next run. */
 let answer: QueryAssembler | null = null;
+/** What the last run learnt about its file and what it asked (the export's `metadata`). */
+let answerInfo: { file: FileInfo; query: Query | null } | null = null;
 
 function openSource(spec: SourceSpec): Source {
   return spec.kind === 'file' ? new FileSource(spec.file) : new FetchSource(spec.url);
@@ -93,6 +95,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     return;
   }
   answer = assembler;
+  const info: FileInfo = { name: msg.source.kind === 'file' ? msg.source.file.name : msg.source.url, size: NaN, header: null, facts: null };
+  answerInfo = { file: info, query: msg.query };
   const run: Run = { id: msg.run, controller: new AbortController(), assembler, confirm: null };
   current = run;
   const isCurrent = () => current === run;
@@ -116,7 +120,11 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       throw new CancelledError();
     }
     await runQuery(source, msg.query, pool, assembler, {
-      onHeader: (header) => isCurrent() && post({ type: 'header', run: run.id, header }),
+      onHeader: (header) => {
+        info.header = header;
+        info.size = source!.size;
+        if (isCurrent()) post({ type: 'file-info', run: run.id, info });
+      },
       onProgress: (progress) => {
         const now = performance.now();
         if (!isCurrent() || (now - lastProgress < progressInterval(progress.elapsedMs) && progress.bytesRead < progress.totalBytes)) return;
@@ -133,6 +141,10 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   if (changesTimer) clearTimeout(changesTimer);
   if (!isCurrent()) return;
   flushChanges(run); // what was found before a failure stays on the map
+  if (end.status === 'done') {
+    info.facts = JSON.parse(assembler.fileFacts());
+    post({ type: 'file-info', run: run.id, info });
+  }
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes });
   if (end.status === 'done' && msg.context && msg.query && source) await drawContext(run, source, contextKey(msg.source, msg.query));
@@ -205,7 +217,10 @@ async function reply(req: CallRequest): Promise<CallReply> {
       const csv = req.format === 'csv';
       // Streamed into a Blob piece by piece: a Blob made of a Blob and a string keeps the first by
       // reference, so each piece is garbage once added and the answer is never held twice.
-      let file = new Blob([csv ? (answer?.exportCsvHeader() ?? '') : '{"type":"FeatureCollection","features":['], { type: csv ? 'text/csv' : 'application/geo+json' });
+      // GeoJSON's foreign member `metadata` (RFC 7946 §6.1) says what file and query gave it.
+      const metadata = { generator: 'pbf-explorer', ...answerInfo };
+      const opening = csv ? (answer?.exportCsvHeader() ?? '') : `{"type":"FeatureCollection","metadata":${JSON.stringify(metadata)},"features":[`;
+      let file = new Blob([opening], { type: csv ? 'text/csv' : 'application/geo+json' });
       for (let at = 0; at < total; at += EXPORT_PIECE) {
         const piece = csv ? answer!.exportCsvRows(at, EXPORT_PIECE) : (at > 0 ? ',' : '') + answer!.exportFeatures(at, EXPORT_PIECE);
         file = new Blob([file, piece], { type: file.type });

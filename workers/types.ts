@@ -45,13 +45,43 @@ export interface Counts {
   relationMembers: number;
 }
 
-/** What the OSMHeader says (degrees for the bbox: [minlon, minlat, maxlon, maxlat]). */
+/**
+ * What the OSMHeader says (spec: "Definition of the OSMHeader fileblock"): the bbox in degrees
+ * `[minlon, minlat, maxlon, maxlat]`, the replication timestamp in seconds since the Unix epoch.
+ * Strings are untrusted text.
+ */
 export interface HeaderInfo {
   bbox: [number, number, number, number] | null;
   required_features: string[];
   optional_features: string[];
   writing_program: string | null;
+  source: string | null;
   replication_timestamp: number | null;
+  replication_sequence_number: number | null;
+  replication_base_url: string | null;
+}
+
+/** What a whole read learnt about a file (`QueryAssembler.fileFacts`). */
+export interface FileFacts {
+  /** OSMData blobs by compression name (`zlib`, `zstd`, `lz4`, `raw`). */
+  blobs: Record<string, number>;
+  counts: { nodes: number; ways: number; relations: number; tags: number; way_refs: number; relation_members: number };
+  /** Smallest and largest id of each type, null when the file has none. */
+  id_ranges: { node: [number, number] | null; way: [number, number] | null; relation: [number, number] | null };
+  /** Seconds since the Unix epoch, null when the file carries no metadata. */
+  newest_timestamp: number | null;
+}
+
+/**
+ * What the page shows about the open file, as `osmium fileinfo` would: its name (file name or
+ * URL), size in bytes (NaN when a server did not say), its header once read, and the facts of
+ * the last whole read (null before one).
+ */
+export interface FileInfo {
+  name: string;
+  size: number;
+  header: HeaderInfo | null;
+  facts: FileFacts | null;
 }
 
 /** A match as the map and list show it (degrees WGS84). */
@@ -65,6 +95,21 @@ export interface Match {
   members?: [number, number, string][];
   /** Why its geometry could not be built (a broken multipolygon), if so. */
   problem?: string;
+  /** The version shown, when the file carries metadata. */
+  meta?: Meta;
+}
+
+/**
+ * One element version's metadata (spec: Info / DenseInfo): `timestamp` in seconds since the
+ * Unix epoch; `user` is untrusted text; `visible` false only for a deletion in a history file.
+ */
+export interface Meta {
+  version: number;
+  timestamp: number;
+  changeset: number;
+  uid: number;
+  user: string;
+  visible: boolean;
 }
 
 /** Where a run is; sizes in bytes, times in milliseconds. */

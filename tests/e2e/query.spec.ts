@@ -3,9 +3,13 @@
  * the file input, run the queries of the data README, and check what the page shows.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DATA_DIR, QUERIES, SCREENSHOT_DIR, querySearch } from './data';
 import { expectListedAnswer } from './list';
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 const status = (page: Page) => page.getByTestId('status');
 const count = (page: Page) => page.getByTestId('result-count');
@@ -60,7 +64,12 @@ test('a match in the list opens a popup with its tags as text and a link to open
   await expect(popup).toBeVisible();
   await expect(popup).toContainText('amenity');
   await expect(popup).toContainText('parking');
-  await expect(popup.locator('a')).toHaveAttribute('href', `https://www.openstreetmap.org/${type}/${id}`);
+  await expect(popup.locator('a').first()).toHaveAttribute('href', `https://www.openstreetmap.org/${type}/${id}`);
+  // Its version and timestamp as pyosmium reads them (scripts/make-meta-answers.py), and its history.
+  const meta = JSON.parse(readFileSync(resolve(here, '../file-info/helsinki-parking-meta.json'), 'utf8'))[`${type}/${id}`];
+  const when = new Date(meta.timestamp * 1000).toISOString().replace('.000Z', 'Z');
+  await expect(popup.getByTestId('popup-meta')).toContainText(`version ${meta.version} · ${when}`);
+  await expect(popup.getByRole('link', { name: 'history' })).toHaveAttribute('href', `https://www.openstreetmap.org/${type}/${id}/history`);
 });
 
 test('the form runs a new query on the file already open, and the URL follows it', async ({ page }) => {

@@ -37,6 +37,7 @@ use serde::Serialize;
 use crate::area::AreaTest;
 use crate::context::{ContextNodes, CONTEXT_MAX_AREA_KM2};
 use crate::geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
+use crate::info::Meta;
 use crate::scan::{BlockScan, BlockSummary, Counts, Member, Tag};
 
 /// The kind of a matched element.
@@ -79,6 +80,9 @@ pub struct Match {
     /// Why its geometry could not be built (a broken multipolygon), if so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// Its version, timestamp, changeset and user, when the file carries them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Meta>,
 }
 
 /// One OSMData blob as the first read saw it: where it is in the file (bytes) and what it holds.
@@ -99,6 +103,8 @@ pub struct FileFacts {
     pub blobs: std::collections::BTreeMap<String, u64>,
     pub counts: Counts,
     pub id_ranges: IdRanges,
+    /// The newest element timestamp, seconds since the Unix epoch (None without metadata).
+    pub newest_timestamp: Option<i64>,
 }
 
 /// Smallest and largest id of each element type, None when the file has none.
@@ -131,12 +137,14 @@ struct NodeEntry {
     lat: f64,
     lon: f64,
     tags: Vec<Tag>,
+    meta: Option<Meta>,
     shown: Shown,
 }
 
 struct WayEntry {
     blob: u32,
     tags: Vec<Tag>,
+    meta: Option<Meta>,
     refs: Vec<i64>,
     /// Placed by its own block (LocationsOnWays): never recomputed.
     fixed: bool,
@@ -149,6 +157,7 @@ struct WayEntry {
 struct RelationEntry {
     blob: u32,
     tags: Vec<Tag>,
+    meta: Option<Meta>,
     members: Vec<Member>,
     matched: bool,
     /// Mean `[lat, lon]` (degrees) of its members' nodes in the area (None when none is known).
@@ -271,7 +280,7 @@ impl Assembler {
         }
         for n in scan.nodes {
             let Some(shown) = self.replaceable(ElementType::Node, n.id, index) else { continue };
-            self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags: n.tags, shown });
+            self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags: n.tags, meta: n.meta, shown });
             self.changed(ElementType::Node, n.id, true);
         }
         for w in scan.ways {
@@ -285,13 +294,13 @@ impl Assembler {
             };
             let drawn = position.is_some();
             let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
-            self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, refs: w.refs, fixed, position, shape, shown });
+            self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta, refs: w.refs, fixed, position, shape, shown });
             self.changed(ElementType::Way, w.id, drawn);
         }
         for r in scan.relations {
             let Some(shown) = self.replaceable(ElementType::Relation, r.id, index) else { continue };
             let was = shown.sent;
-            let entry = RelationEntry { blob: index, tags: r.tags, members: r.members, matched: false, position: None, shape: None, problem: None, shown };
+            let entry = RelationEntry { blob: index, tags: r.tags, meta: r.meta, members: r.members, matched: false, position: None, shape: None, problem: None, shown };
             self.relations.insert(r.id, entry);
             if was {
                 self.changed(ElementType::Relation, r.id, false); // placed again by finish()
@@ -363,7 +372,7 @@ impl Assembler {
     }
 
     /// What the first read learnt about the file: OSMData blobs by compression, element
-    /// counts, and the id range of each element type.
+    /// counts, the id range of each element type and the newest timestamp.
     pub fn file_facts(&self) -> FileFacts {
         let mut blobs = std::collections::BTreeMap::new();
         for b in &self.blobs {
@@ -381,6 +390,7 @@ impl Assembler {
                 way: range(|s| (s.min_way_id, s.max_way_id)),
                 relation: range(|s| (s.min_relation_id, s.max_relation_id)),
             },
+            newest_timestamp: self.blobs.iter().map(|b| b.summary.max_timestamp).max().filter(|&t| t > i64::MIN),
         }
     }
 
@@ -593,17 +603,17 @@ impl Assembler {
 
     /// The match `(t, id)` if it is one now.
     pub fn get(&self, t: ElementType, id: i64) -> Option<Match> {
-        let (lat, lon, tags) = match t {
-            ElementType::Node => self.nodes.get(&id).map(|n| (n.lat, n.lon, &n.tags))?,
-            ElementType::Way => self.ways.get(&id).and_then(|w| w.position.map(|[y, x]| (y, x, &w.tags)))?,
+        let (lat, lon, tags, meta) = match t {
+            ElementType::Node => self.nodes.get(&id).map(|n| (n.lat, n.lon, &n.tags, &n.meta))?,
+            ElementType::Way => self.ways.get(&id).and_then(|w| w.position.map(|[y, x]| (y, x, &w.tags, &w.meta)))?,
             ElementType::Relation => {
                 let r = self.relations.get(&id).filter(|r| r.matched)?;
                 let [y, x] = r.position?;
-                let m = Match { element: t, id, lat: y, lon: x, tags: r.tags.clone(), members: r.members.clone(), problem: r.problem.clone() };
-                return Some(m);
+                let (tags, members, problem, meta) = (r.tags.clone(), r.members.clone(), r.problem.clone(), r.meta.clone());
+                return Some(Match { element: t, id, lat: y, lon: x, tags, members, problem, meta });
             }
         };
-        Some(Match { element: t, id, lat, lon, tags: tags.clone(), members: Vec::new(), problem: None })
+        Some(Match { element: t, id, lat, lon, tags: tags.clone(), members: Vec::new(), problem: None, meta: meta.clone() })
     }
 
     /// How many map changes wait to be drained.
@@ -845,10 +855,10 @@ mod tests {
         }
         for &(id, name) in matched {
             let &(_, lat, lon) = nodes.iter().find(|n| n.0 == id).unwrap();
-            scan.nodes.push(MatchedNode { id, lat, lon, tags: tags(name) });
+            scan.nodes.push(MatchedNode { id, lat, lon, tags: tags(name), meta: None });
         }
         for &(id, refs) in ways {
-            scan.ways.push(WayCandidate { id, tags: tags("w"), refs: refs.to_vec(), position: None, vertices: Vec::new() });
+            scan.ways.push(WayCandidate { id, tags: tags("w"), refs: refs.to_vec(), position: None, vertices: Vec::new(), meta: None });
         }
         scan
     }
@@ -911,7 +921,7 @@ mod tests {
 
     #[test]
     fn csv_quotes_what_needs_quoting() {
-        let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None };
+        let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None };
         let keys = vec!["amenity".to_string(), "name".to_string()];
         assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,amenity,name\r\n");
         assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"a, \"\"b\"\"\nc\"\r\n");

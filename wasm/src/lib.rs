@@ -19,6 +19,7 @@ pub mod fixtures;
 pub mod frame;
 pub mod geometry;
 pub mod header;
+pub mod info;
 pub mod locations;
 pub mod query;
 pub mod scan;

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::DecodeError;
 use crate::proto;
 use crate::expr::ElementKind;
+use crate::info::{self, DenseInfoColumns, Meta};
 use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, packed, Varints};
 
@@ -55,6 +56,8 @@ pub struct MatchedNode {
     pub lat: f64,
     pub lon: f64,
     pub tags: Vec<Tag>,
+    /// Its version, timestamp, changeset and user, when the file carries them.
+    pub meta: Option<Meta>,
 }
 
 /// A way that carries the query's tags. Whether it matches depends on node locations that
@@ -69,6 +72,8 @@ pub struct WayCandidate {
     pub position: Option<[f64; 2]>,
     /// With `LocationsOnWays`: every node's `[lat_e7, lon_e7]` (1e-7 degrees), in ref order; else empty.
     pub vertices: Vec<[i32; 2]>,
+    /// Its version, timestamp, changeset and user, when the file carries them.
+    pub meta: Option<Meta>,
 }
 
 /// A member of a relation: the element's type (0 node, 1 way, 2 relation), id and role.
@@ -81,6 +86,8 @@ pub struct RelationCandidate {
     pub id: i64,
     pub tags: Vec<Tag>,
     pub members: Vec<Member>,
+    /// Its version, timestamp, changeset and user, when the file carries them.
+    pub meta: Option<Meta>,
 }
 
 /// Locations of the block's nodes that lie in the area, sorted by id. Coordinates are
@@ -108,6 +115,9 @@ pub struct BlockSummary {
     /// Smallest and largest relation id in the block (`i64::MAX`, `i64::MIN` when it has none).
     pub min_relation_id: i64,
     pub max_relation_id: i64,
+    /// The newest element timestamp, seconds since the Unix epoch (`i64::MIN` when the block
+    /// carries no metadata).
+    pub max_timestamp: i64,
     /// The Blob's compression, an index into [`crate::blob::COMPRESSIONS`] (set by the caller
     /// that decompressed it).
     pub compression: u8,
@@ -123,6 +133,7 @@ impl Default for BlockSummary {
             max_way_id: i64::MIN,
             min_relation_id: i64::MAX,
             max_relation_id: i64::MIN,
+            max_timestamp: i64::MIN,
             compression: 0,
         }
     }
@@ -186,6 +197,7 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
             lat_offset: block.lat_offset.unwrap_or(0),
             lon_offset: block.lon_offset.unwrap_or(0),
         },
+        date_granularity: block.date_granularity.unwrap_or(1000) as i64,
         out: BlockScan::default(),
     };
     for group in &block.primitivegroup {
@@ -309,6 +321,8 @@ struct BlockScanner<'a> {
     table: &'a [Bytes],
     tags: BlockQuery<'a, Bytes>,
     coords: Coords,
+    /// Milliseconds per stored timestamp unit (spec: `date_granularity`, default 1000).
+    date_granularity: i64,
     out: BlockScan,
 }
 
@@ -318,6 +332,21 @@ impl BlockScanner<'_> {
             return Err(DecodeError::StringIndexOutOfRange { index, table_len: self.table.len() });
         }
         Ok(())
+    }
+
+    /// Keeps the newest timestamp of an element's encoded `Info` in the block summary.
+    #[inline]
+    fn note_timestamp(&mut self, info: &Option<Bytes>) {
+        if let Some(t) = info.as_deref().and_then(|i| info::info_timestamp(i, self.date_granularity)) {
+            self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(t);
+        }
+    }
+
+    /// A matched element's metadata from its encoded `Info` (None without one, or when it is
+    /// malformed: metadata never fails a query).
+    fn meta(&self, info: &Option<Bytes>) -> Option<Meta> {
+        let raw = info::decode_info(info.as_deref()?, self.date_granularity).ok()?;
+        Some(raw.resolve(self.table))
     }
 
     fn text(&self, index: u32) -> String {
@@ -361,7 +390,7 @@ impl BlockScanner<'_> {
         }
         if self.tags.possible() && self.tags.matches(ElementKind::Node, &pairs) {
             let tags = self.tag_list(pairs());
-            self.out.nodes.push(MatchedNode { id, lat, lon, tags });
+            self.out.nodes.push(MatchedNode { id, lat, lon, tags, meta: None });
         }
     }
 
@@ -370,6 +399,9 @@ impl BlockScanner<'_> {
         let mut lats = Varints::new(packed(&dense.lat), "DenseNodes lat");
         let mut lons = Varints::new(packed(&dense.lon), "DenseNodes lon");
         let kv = &dense.keys_vals;
+        let info = dense.denseinfo.as_deref().unwrap_or(&[]);
+        // (index in out.nodes, index in this group) of each match, to fetch its metadata after.
+        let mut matched = Vec::new();
         let (mut id, mut lat, mut lon, mut k, mut n) = (0i64, 0i64, 0i64, 0usize, 0u64);
         while !ids.is_empty() {
             ids.next_delta(&mut id)?;
@@ -403,26 +435,57 @@ impl BlockScanner<'_> {
             }
             self.out.counts.tags += (pairs.len() / 2) as u64;
             let location = self.coords.nano(lat, lon)?;
+            let before = self.out.nodes.len();
             self.place_node(id, location, || pairs.chunks_exact(2).map(|p| (p[0] as u32, p[1] as u32)));
+            if self.out.nodes.len() > before {
+                matched.push((before, n as usize - 1));
+            }
         }
         if !lats.is_empty() || !lons.is_empty() {
             return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
         }
         self.out.counts.nodes += n;
+        if let Some(newest) = info::dense_newest_timestamp(info, self.date_granularity) {
+            self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(newest);
+        }
+        if !matched.is_empty() && !info.is_empty() {
+            self.dense_meta(info, &matched)?;
+        }
+        Ok(())
+    }
+
+    /// Fills in the metadata of the matched nodes of a DenseNodes group: `matched` holds (index
+    /// in `out.nodes`, index in the group), ascending. Only blocks with matches pay for this.
+    fn dense_meta(&mut self, info: &[u8], matched: &[(usize, usize)]) -> Result<(), DecodeError> {
+        let mut columns = DenseInfoColumns::new(info, self.date_granularity)?;
+        let (mut read, mut raw) = (0, info::RawMeta::default());
+        for &(out, index) in matched {
+            while read <= index {
+                raw = columns.next_meta()?;
+                read += 1;
+            }
+            self.out.nodes[out].meta = Some(raw.resolve(self.table));
+        }
         Ok(())
     }
 
     fn node(&mut self, node: &proto::Node) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&node.keys, &node.vals)?;
         self.out.counts.nodes += 1;
+        self.note_timestamp(&node.info);
         let location = self.coords.nano(node.lat, node.lon)?;
+        let before = self.out.nodes.len();
         self.place_node(node.id, location, || node.keys.iter().copied().zip(node.vals.iter().copied()));
+        if self.out.nodes.len() > before {
+            self.out.nodes[before].meta = self.meta(&node.info);
+        }
         Ok(())
     }
 
     fn way(&mut self, way: &proto::Way) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&way.keys, &way.vals)?;
         self.out.counts.ways += 1;
+        self.note_timestamp(&way.info);
         self.out.summary.min_way_id = self.out.summary.min_way_id.min(way.id);
         self.out.summary.max_way_id = self.out.summary.max_way_id.max(way.id);
         self.out.counts.way_refs += varint::count(packed(&way.refs))? as u64;
@@ -431,16 +494,17 @@ impl BlockScanner<'_> {
             return Ok(()); // refs are decoded only for ways that can match
         }
         let tags = self.tag_list(pairs());
+        let meta = self.meta(&way.info);
         let refs = varint::deltas(packed(&way.refs), "Way refs")?;
         if !packed(&way.lat).is_empty() {
             // LocationsOnWays: the way carries its nodes' locations, so place it right here.
             let (position, vertices) = self.way_locations(way)?;
             if position.is_some() {
-                self.out.ways.push(WayCandidate { id: way.id, tags, refs, position, vertices });
+                self.out.ways.push(WayCandidate { id: way.id, tags, refs, position, vertices, meta });
             }
             return Ok(());
         }
-        self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None, vertices: Vec::new() });
+        self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None, vertices: Vec::new(), meta });
         Ok(())
     }
 
@@ -483,6 +547,7 @@ impl BlockScanner<'_> {
             self.check_index(role as u64)?; // negative becomes huge and fails
         }
         self.out.counts.relations += 1;
+        self.note_timestamp(&relation.info);
         self.out.summary.min_relation_id = self.out.summary.min_relation_id.min(relation.id);
         self.out.summary.max_relation_id = self.out.summary.max_relation_id.max(relation.id);
         self.out.counts.relation_members += members as u64;
@@ -501,7 +566,8 @@ impl BlockScanner<'_> {
             list.push((t as u8, id, self.text(role as u32)));
         }
         let tags = self.tag_list(pairs());
-        self.out.relations.push(RelationCandidate { id: relation.id, tags, members: list });
+        let meta = self.meta(&relation.info);
+        self.out.relations.push(RelationCandidate { id: relation.id, tags, members: list, meta });
         Ok(())
     }
 }

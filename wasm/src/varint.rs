@@ -29,6 +29,18 @@ impl<'a> Varints<'a> {
         self.pos >= self.bytes.len()
     }
 
+    /// Bytes read so far.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves to byte `pos` (at most the end), e.g. past a length-delimited field.
+    #[inline]
+    pub fn skip_to(&mut self, pos: usize) {
+        self.pos = pos.min(self.bytes.len());
+    }
+
     /// The next raw varint. Errors: [`DecodeError::Inconsistent`] when the array ends inside a
     /// varint, [`DecodeError::Overflow`] for a varint longer than 10 bytes.
     #[inline]

@@ -309,7 +309,18 @@ fn file_facts_match_osmium_fileinfo() {
     for name in ["helsinki", "malta"] {
         let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/file-info").join(format!("{name}.json")));
         let bytes = std::fs::read(data_dir().join(format!("{name}.osm.pbf"))).unwrap();
-        let facts = scan_file_prepared(&bytes, &PreparedQuery::count_only()).unwrap().facts;
+        let file = scan_file_prepared(&bytes, &PreparedQuery::count_only()).unwrap();
+        let (facts, header) = (file.facts, file.header);
+        assert_eq!(facts.newest_timestamp, want["newest_timestamp_epoch"].as_i64(), "{name}: newest timestamp");
+        let h = &want["header"];
+        assert_eq!(header.writing_program.as_deref(), h["writing_program"].as_str(), "{name}");
+        assert_eq!(header.replication_timestamp, h["replication_timestamp_epoch"].as_i64(), "{name}");
+        assert_eq!(header.replication_sequence_number.map(|n| n.to_string()).as_deref(), h["replication_sequence_number"].as_str(), "{name}");
+        assert_eq!(header.replication_base_url.as_deref(), h["replication_base_url"].as_str(), "{name}");
+        let bbox: Vec<f64> = h["bbox"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        for (got, want) in header.bbox.unwrap().iter().zip(&bbox) {
+            assert!((got - want).abs() < 1e-7, "{name}: header bbox {:?} vs {bbox:?}", header.bbox);
+        }
         let r = &facts.id_ranges;
         for (t, range) in [("nodes", r.node), ("ways", r.way), ("relations", r.relation)] {
             let (lo, hi) = (want["minid"][t].as_i64().unwrap(), want["maxid"][t].as_i64().unwrap());
@@ -317,5 +328,26 @@ fn file_facts_match_osmium_fileinfo() {
         }
         assert_eq!([facts.counts.nodes, facts.counts.ways, facts.counts.relations], ["nodes", "ways", "relations"].map(|t| want["count"][t].as_u64().unwrap()), "{name}");
         assert_eq!(facts.blobs.keys().collect::<Vec<_>>(), vec!["zlib"], "{name}: every blob is zlib");
+    }
+}
+
+/// Every match carries its version, timestamp, changeset and user as pyosmium reads them
+/// (`tests/file-info/helsinki-parking-meta.json`, scripts/make-meta-answers.py): DenseNodes'
+/// DenseInfo for nodes, Info for ways and relations.
+#[test]
+fn matches_carry_their_metadata() {
+    let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/file-info/helsinki-parking-meta.json"));
+    let bytes = std::fs::read(data_dir().join("helsinki.osm.pbf")).unwrap();
+    let file = scan_file(&bytes, &Query::from_tags("amenity=parking", Area::Everywhere).unwrap()).unwrap();
+    assert_eq!(file.matches.len(), want.as_object().unwrap().len());
+    for m in &file.matches {
+        let key = format!("{}/{}", ["node", "way", "relation"][m.element as usize], m.id);
+        let meta = m.meta.as_ref().unwrap_or_else(|| panic!("{key} has no metadata"));
+        let w = &want[&key];
+        assert_eq!(
+            (meta.version as i64, meta.timestamp, meta.changeset, meta.uid as i64, meta.user.as_str(), meta.visible),
+            (w["version"].as_i64().unwrap(), w["timestamp"].as_i64().unwrap(), w["changeset"].as_i64().unwrap(), w["uid"].as_i64().unwrap(), w["user"].as_str().unwrap(), true),
+            "{key}"
+        );
     }
 }

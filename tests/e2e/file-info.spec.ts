@@ -1,0 +1,70 @@
+/**
+ * The file-info view: opening each shared file shows what `osmium fileinfo` says about it
+ * (tests/file-info/*.json, scripts/make-file-info-answers.sh): the header's fields at once, and
+ * after the read the counts, id ranges and newest timestamp, as text and as JSON; the GeoJSON
+ * export carries the same facts in its top-level `metadata`; a zstd twin counts its blobs as zstd.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DATA_DIR, FIXTURE_DIR } from './data';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const answers = (name: string) => JSON.parse(readFileSync(resolve(here, '../file-info', `${name}.json`), 'utf8'));
+
+/** The page's file info once a whole read has counted the file. */
+async function fileInfo(page: Page) {
+  const json = page.getByTestId('file-info');
+  await expect.poll(async () => JSON.parse((await json.textContent()) || '{}').facts ?? null, { timeout: 30_000 }).not.toBeNull();
+  return JSON.parse((await json.textContent())!);
+}
+
+for (const name of ['helsinki', 'malta']) {
+  test(`${name}: the file info shows what osmium fileinfo says`, async ({ page }) => {
+    const want = answers(name);
+    await page.goto('/?q=amenity%3Dcafe&near=0,0&radius=10');
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, `${name}.osm.pbf`));
+    const info = await fileInfo(page);
+    expect(info.size).toBe(readFileSync(join(DATA_DIR, `${name}.osm.pbf`)).length);
+    expect(info.header.writing_program).toBe(want.header.writing_program);
+    expect(info.header.replication_timestamp).toBe(want.header.replication_timestamp_epoch);
+    expect(info.header.replication_sequence_number === null ? null : String(info.header.replication_sequence_number)).toBe(want.header.replication_sequence_number);
+    // osmium prints the header's nanodegrees cut to 1e-7 degrees.
+    info.header.bbox.forEach((v: number, i: number) => expect(Math.abs(v - want.header.bbox[i])).toBeLessThan(1e-7));
+    for (const [type, key] of [['nodes', 'node'], ['ways', 'way'], ['relations', 'relation']]) {
+      expect(info.facts.counts[type], type).toBe(want.count[type]);
+      expect(info.facts.id_ranges[key], type).toEqual([want.minid[type], want.maxid[type]]);
+    }
+    expect(info.facts.newest_timestamp).toBe(want.newest_timestamp_epoch);
+    expect(info.facts.blobs).toEqual({ zlib: expect.any(Number) });
+    // What a person reads.
+    const view = page.getByRole('group', { name: 'File info' });
+    await expect(view).toBeVisible();
+    await expect(view).toContainText(`Nodes${want.count.nodes.toLocaleString('en-US')}`);
+    await expect(view).toContainText(`Newest timestamp${want.newest_timestamp}`);
+    await expect(view).toContainText(`Writing program${want.header.writing_program}`);
+  });
+}
+
+test('the sample shows its file info as soon as it opens, and the export carries it', async ({ page }) => {
+  await page.goto('/?q=amenity%3Dcafe&near=60.1699,24.9384&radius=500');
+  await page.getByRole('button', { name: 'Use sample (Helsinki)' }).click();
+  await expect(page.getByRole('group', { name: 'File info' })).toContainText('Required featuresOsmSchema-V0.6, DenseNodes');
+  const info = await fileInfo(page);
+  await expect(page.getByTestId('status')).toHaveText('done');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-geojson').click();
+  const geojson = JSON.parse(readFileSync((await (await download).path())!, 'utf8'));
+  expect(geojson.metadata.file.facts).toEqual(info.facts);
+  expect(geojson.metadata.query.q).toBe('amenity=cafe');
+  expect(geojson.features.length).toBeGreaterThan(0);
+});
+
+test('a zstd twin counts its blobs as zstd', async ({ page }) => {
+  await page.goto('/?q=amenity%3Dcafe&near=0,0&radius=10');
+  await page.locator('input[type=file]').setInputFiles(join(FIXTURE_DIR, 'malta.zstd.osm.pbf'));
+  const info = await fileInfo(page);
+  expect(Object.keys(info.facts.blobs)).toEqual(['zstd']);
+  expect(info.facts.counts.nodes).toBe(answers('malta').count.nodes);
+});

@@ -1,0 +1,227 @@
+//! Element metadata (spec: "Metadata", messages `Info` and `DenseInfo`): version, timestamp,
+//! changeset, user and, in history files, `visible`. Both messages are kept encoded in
+//! `osmformat.proto` (a query rarely needs them) and are read here in place, column by column.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::DecodeError;
+use crate::varint::Varints;
+
+/// One element version's metadata. `timestamp` in seconds since the Unix epoch (the stored
+/// value × `date_granularity` ms); `user` is untrusted text. Absent fields are
+/// `version` -1, `timestamp`/`changeset`/`uid` 0, `visible` true (spec: "visible … if absent,
+/// true").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    pub version: i32,
+    pub timestamp: i64,
+    pub changeset: i64,
+    pub uid: i32,
+    pub user: String,
+    pub visible: bool,
+}
+
+/// [`Meta`] with the user still a string-table index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RawMeta {
+    pub version: i32,
+    pub timestamp: i64,
+    pub changeset: i64,
+    pub uid: i32,
+    pub user_sid: u32,
+    pub visible: bool,
+}
+
+impl Default for RawMeta {
+    fn default() -> Self {
+        RawMeta { version: -1, timestamp: 0, changeset: 0, uid: 0, user_sid: 0, visible: true }
+    }
+}
+
+impl RawMeta {
+    /// With the user's name looked up in the block's string table (lossy UTF-8; an index out
+    /// of range gives an empty name: metadata never fails a query).
+    pub fn resolve<B: AsRef<[u8]>>(&self, table: &[B]) -> Meta {
+        let user = table.get(self.user_sid as usize).map(|s| String::from_utf8_lossy(s.as_ref()).into_owned()).unwrap_or_default();
+        Meta { version: self.version, timestamp: self.timestamp, changeset: self.changeset, uid: self.uid, user, visible: self.visible }
+    }
+}
+
+/// Seconds from a stored timestamp and the block's `date_granularity` (milliseconds).
+#[inline]
+fn seconds(stored: i64, date_granularity: i64) -> i64 {
+    stored.saturating_mul(date_granularity) / 1000
+}
+
+/// One field of a protobuf message: a varint's value or a length-delimited payload.
+enum Field<'a> {
+    Varint(u64),
+    Bytes(&'a [u8]),
+    Other,
+}
+
+/// Walks a message's fields in order, calling `f(field number, value)`.
+/// Errors: [`DecodeError::Inconsistent`] for a cut-off or malformed field.
+fn for_each_field<'a>(msg: &'a [u8], what: &'static str, mut f: impl FnMut(u64, Field<'a>)) -> Result<(), DecodeError> {
+    let mut v = Varints::new(msg, what);
+    while !v.is_empty() {
+        let key = v.next_u64()?;
+        let (number, wire) = (key >> 3, key & 7);
+        match wire {
+            0 => f(number, Field::Varint(v.next_u64()?)),
+            2 => {
+                let len = v.next_u64()? as usize;
+                let start = v.position();
+                let end = start.checked_add(len).filter(|&e| e <= msg.len()).ok_or(DecodeError::Inconsistent("a metadata field runs past its message"))?;
+                v.skip_to(end);
+                f(number, Field::Bytes(&msg[start..end]));
+            }
+            1 | 5 => {
+                let end = v.position() + if wire == 1 { 8 } else { 4 };
+                if end > msg.len() {
+                    return Err(DecodeError::Inconsistent("a metadata field runs past its message"));
+                }
+                v.skip_to(end);
+                f(number, Field::Other);
+            }
+            _ => return Err(DecodeError::Inconsistent("a metadata field has an unknown wire type")),
+        }
+    }
+    Ok(())
+}
+
+/// Decodes an encoded `Info` message (a node's, way's or relation's `info` field).
+/// Errors: [`DecodeError::Inconsistent`] for a malformed message.
+pub fn decode_info(msg: &[u8], date_granularity: i64) -> Result<RawMeta, DecodeError> {
+    let mut m = RawMeta::default();
+    for_each_field(msg, "Info", |number, field| {
+        if let Field::Varint(x) = field {
+            match number {
+                1 => m.version = x as i32,
+                2 => m.timestamp = seconds(x as i64, date_granularity),
+                3 => m.changeset = x as i64,
+                4 => m.uid = x as i32,
+                5 => m.user_sid = x as u32,
+                6 => m.visible = x != 0,
+                _ => {}
+            }
+        }
+    })?;
+    Ok(m)
+}
+
+/// The newest timestamp (seconds) of an encoded `Info`, without decoding the rest; None
+/// when it has none or is malformed.
+pub fn info_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> {
+    let mut t = None;
+    for_each_field(msg, "Info", |number, field| {
+        if let (2, Field::Varint(x)) = (number, field) {
+            t = Some(seconds(x as i64, date_granularity));
+        }
+    })
+    .ok()?;
+    t
+}
+
+/// The newest timestamp (seconds) of an encoded `DenseInfo`: the largest running sum of its
+/// delta-coded timestamp column, in one tight pass (sums wrap rather than fail: a hostile
+/// column gives a wrong newest timestamp, never an error). None when the column is empty.
+pub fn dense_newest_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> {
+    let mut column: &[u8] = &[];
+    for_each_field(msg, "DenseInfo", |number, field| {
+        if let (2, Field::Bytes(b)) = (number, field) {
+            column = b;
+        }
+    })
+    .ok()?;
+    let (mut acc, mut newest, mut value, mut shift) = (0i64, i64::MIN, 0u64, 0u32);
+    for &b in column {
+        value |= u64::from(b & 0x7f).wrapping_shl(shift);
+        if b < 0x80 {
+            acc = acc.wrapping_add((value >> 1) as i64 ^ -((value & 1) as i64));
+            newest = newest.max(acc);
+            (value, shift) = (0, 0);
+        } else {
+            shift += 7;
+        }
+    }
+    (newest > i64::MIN).then(|| seconds(newest, date_granularity))
+}
+
+/// The six packed columns of an encoded `DenseInfo`, read node by node in step with the
+/// DenseNodes ids (spec: version and visible plain, the rest delta-coded; visible only in
+/// history files).
+pub struct DenseInfoColumns<'a> {
+    version: Varints<'a>,
+    timestamp: Varints<'a>,
+    changeset: Varints<'a>,
+    uid: Varints<'a>,
+    user_sid: Varints<'a>,
+    visible: Varints<'a>,
+    acc: RawMeta,
+    /// The running sum of the timestamp column, in `date_granularity` units.
+    acc_timestamp: i64,
+    date_granularity: i64,
+}
+
+impl<'a> DenseInfoColumns<'a> {
+    /// Errors: [`DecodeError::Inconsistent`] for a malformed message.
+    pub fn new(msg: &'a [u8], date_granularity: i64) -> Result<Self, DecodeError> {
+        let mut cols: [&'a [u8]; 7] = [&[]; 7];
+        for_each_field(msg, "DenseInfo", |number, field| {
+            if let (1..=6, Field::Bytes(b)) = (number, field) {
+                cols[number as usize] = b;
+            }
+        })?;
+        Ok(DenseInfoColumns {
+            version: Varints::new(cols[1], "DenseInfo version"),
+            timestamp: Varints::new(cols[2], "DenseInfo timestamp"),
+            changeset: Varints::new(cols[3], "DenseInfo changeset"),
+            uid: Varints::new(cols[4], "DenseInfo uid"),
+            user_sid: Varints::new(cols[5], "DenseInfo user_sid"),
+            visible: Varints::new(cols[6], "DenseInfo visible"),
+            acc: RawMeta::default(),
+            acc_timestamp: 0,
+            date_granularity,
+        })
+    }
+
+    /// The next node's metadata. A column shorter than the ids gives defaults from there on
+    /// (writers may leave columns out). Errors: [`DecodeError::Overflow`] on a delta overflow.
+    pub fn next_meta(&mut self) -> Result<RawMeta, DecodeError> {
+        self.acc.version = if self.version.is_empty() { -1 } else { self.version.next_u64()? as i32 };
+        if let Some(t) = self.next_timestamp()? {
+            self.acc.timestamp = t;
+        }
+        if !self.changeset.is_empty() {
+            self.changeset.next_delta(&mut self.acc.changeset)?;
+        }
+        if !self.uid.is_empty() {
+            self.acc.uid = self.acc.uid.wrapping_add(zigzag32(self.uid.next_u64()?));
+        }
+        if !self.user_sid.is_empty() {
+            self.acc.user_sid = (self.acc.user_sid as i32).wrapping_add(zigzag32(self.user_sid.next_u64()?)) as u32;
+        }
+        self.acc.visible = self.visible.is_empty() || self.visible.next_u64()? != 0;
+        Ok(self.acc)
+    }
+
+    /// The next node's timestamp (seconds) alone, or None when the column has ended. Do not
+    /// mix with [`Self::next_meta`] on one cursor.
+    #[inline]
+    pub fn next_timestamp(&mut self) -> Result<Option<i64>, DecodeError> {
+        if self.timestamp.is_empty() {
+            return Ok(None);
+        }
+        let d = self.timestamp.next_sint64()?;
+        self.acc_timestamp = self.acc_timestamp.checked_add(d).ok_or(DecodeError::Overflow("DenseInfo timestamp"))?;
+        Ok(Some(seconds(self.acc_timestamp, self.date_granularity)))
+    }
+}
+
+/// A zigzag-coded sint32.
+#[inline]
+fn zigzag32(n: u64) -> i32 {
+    let n = n as u32;
+    (n >> 1) as i32 ^ -((n & 1) as i32)
+}
