@@ -4,7 +4,7 @@
  * counts, id ranges and the newest timestamp), readable, and as JSON in the element
  * `data-testid=file-info` for scripts and tests. File strings are untrusted: set as text only.
  */
-import type { FileInfo } from '../workers/types';
+import { isHistory, type FileInfo } from '../workers/types';
 
 const number = (n: number) => n.toLocaleString('en-US');
 /** Seconds since the Unix epoch as ISO 8601 UTC, without milliseconds. */
@@ -29,6 +29,7 @@ function rows(info: FileInfo): [string, string][] {
     ['Replication sequence number', h?.replication_sequence_number != null ? String(h.replication_sequence_number) : null],
     ['Replication base URL', h?.replication_base_url],
     ['Required features', h?.required_features.join(', ')],
+    ['History file', h && isHistory(h) ? 'yes: every version of each element; queries answer with the versions current at the "As of" moment (now when empty)' : null],
     ['Optional features', h && (h.optional_features.join(', ') || 'none')],
   ];
   if (f) {

@@ -20,7 +20,7 @@ export class QueryForm {
   get state(): QueryState {
     const v = (name: keyof QueryState) => this.field(name).value;
     const inside = (this.field('inside') as HTMLInputElement).checked ? 'all' : 'any';
-    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox'), inside };
+    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox'), inside, at: v('at') };
   }
 
   set state(s: QueryState) {

@@ -2,7 +2,8 @@
  * The query as URL parameters, so every query is a link: `q` (the query language), `inside`
  * (`all`: wholly inside the area), `near`
  * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `src` (a PBF URL),
- * `basemap` (a MapLibre style URL for an online basemap).
+ * `basemap` (a MapLibre style URL for an online basemap), `at` (ISO 8601: the moment a history
+ * file is answered as of; UTC when it names no zone).
  */
 import { parseBbox, parseLatLon, parseRadius } from './query-text';
 import type { Query } from '../workers/types';
@@ -16,11 +17,13 @@ export interface QueryState {
   bbox: string;
   /** `all`: a way or relation must lie wholly inside the area (`inside=all`). */
   inside: 'any' | 'all';
+  /** History files: the moment to answer as of, `YYYY-MM-DDTHH:MM:SS` in UTC; empty for now. */
+  at: string;
 }
 
 /** What the page starts with when the URL says nothing: cafés around Helsinki's centre. */
 export const SAMPLE_URL = 'sample/helsinki.osm.pbf';
-export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '', inside: 'any' };
+export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '', inside: 'any', at: '' };
 
 /** Where the map looks: zoom and centre in degrees. */
 export interface MapView {
@@ -36,6 +39,23 @@ export interface LinkContext {
   map: MapView | null;
   /** The online basemap's style URL, if one was chosen. */
   basemap?: string | null;
+}
+
+/**
+ * Seconds since the Unix epoch of an ISO 8601 date or date-time (UTC when it names no zone).
+ * @throws Error for the user when it is not one.
+ */
+export function parseMoment(text: string): number {
+  const t = text.trim();
+  const utc = /T[\d:.]+$/.test(t) ? `${t}Z` : t; // a bare date-time would be local time to Date.parse
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(utc) : NaN;
+  if (!Number.isFinite(ms)) throw new Error(`"${text}" is not a moment: write it as ISO 8601, e.g. 2021-07-01T00:00:00Z`);
+  return Math.floor(ms / 1000);
+}
+
+/** A moment as the form's date control holds it: `YYYY-MM-DDTHH:MM:SS`, UTC. */
+function formMoment(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 19);
 }
 
 function parseMapView(text: string | null): MapView | null {
@@ -56,7 +76,16 @@ export function readUrl(search: string): { state: QueryState; hasQuery: boolean 
     radius: p.get('radius') ?? DEFAULT_STATE.radius,
     bbox: bbox ?? '',
     inside: p.get('inside') === 'all' ? 'all' : 'any',
+    at: '',
   };
+  const at = p.get('at');
+  if (at) {
+    try {
+      state.at = formMoment(parseMoment(at));
+    } catch {
+      state.at = at; // kept as typed: toQuery reports it
+    }
+  }
   return { state, src: p.get('src'), file: p.get('file'), map: parseMapView(p.get('map')), basemap: p.get('basemap'), hasQuery: p.has('q') };
 }
 
@@ -73,6 +102,7 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
     p.set('bbox', state.bbox.replace(/\s+/g, ''));
   }
   if (state.inside === 'all' && state.place !== 'everywhere') p.set('inside', 'all');
+  if (state.at.trim()) p.set('at', /^\d{4}-\d{2}-\d{2}T[\d:]+$/.test(state.at.trim()) ? `${state.at.trim()}Z` : state.at.trim());
   if (link.basemap) p.set('basemap', link.basemap);
   if (link.map) p.set('map', `${link.map.zoom.toFixed(2)}/${link.map.lat.toFixed(5)}/${link.map.lon.toFixed(5)}`);
   // URLSearchParams encodes '=', ',' and '/' although a query value may hold them; keep links readable.
@@ -80,16 +110,18 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
 }
 
 /**
- * Checks a query state's area and turns it into a {@link Query}. The query text itself is parsed
+ * Checks a query state's area (and moment) and turns it into a {@link Query}. The query text itself is parsed
  * by the decoder before any byte is read (a syntax error ends the run with its column).
- * @throws Error with a message for the user when the text is blank or an area field is invalid.
+ * @throws Error with a message for the user when the text is blank or an area field or the
+ *   moment is invalid.
  */
 export function toQuery(state: QueryState): Query {
   const q = state.q.trim();
   if (!q) throw new Error('enter a query, like amenity=cafe or shop');
-  if (state.place === 'everywhere') return { q, area: 'everywhere' };
+  const at = state.at.trim() ? { at: parseMoment(state.at) } : {};
+  if (state.place === 'everywhere') return { q, area: 'everywhere', ...at };
   const inside = state.inside;
-  if (state.place === 'bbox') return { q, area: parseBbox(state.bbox), inside };
+  if (state.place === 'bbox') return { q, area: parseBbox(state.bbox), inside, ...at };
   const { lat, lon } = parseLatLon(state.near);
-  return { q, area: { circle: { lat, lon, radius: parseRadius(state.radius) } }, inside };
+  return { q, area: { circle: { lat, lon, radius: parseRadius(state.radius) } }, inside, ...at };
 }

@@ -12,7 +12,7 @@ import { readContext, type ContextResult } from './read-context';
 import { runQuery } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
-import type { FileInfo, Match, Query } from './types';
+import { isHistory, type FileInfo, type Match, type Query } from './types';
 
 interface WorkerScope {
   postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
@@ -147,7 +147,13 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   }
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes });
-  if (end.status === 'done' && msg.context && msg.query && source) await drawContext(run, source, contextKey(msg.source, msg.query));
+  if (end.status !== 'done' || !msg.context || !msg.query || !source) return;
+  if (info.header && isHistory(info.header)) {
+    drawnContext = null;
+    post({ type: 'context', run: run.id, features: null, note: 'no basemap from a history file: it holds every version of each road', drawing: false });
+  } else {
+    await drawContext(run, source, contextKey(msg.source, msg.query));
+  }
 }
 
 /** What the basemap drawn last was read for (the file and the area), once it was sent whole. */

@@ -14,7 +14,7 @@ import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions } from './framer/framer';
 import { CancelledError, type DecodePool } from './pool/pool';
 import type { Source } from './source/source';
-import type { HeaderInfo, Progress, Query } from './types';
+import { isHistory, type HeaderInfo, type Progress, type Query } from './types';
 
 export interface RunCallbacks {
   onHeader?: (header: HeaderInfo) => void;
@@ -98,7 +98,10 @@ export async function runQuery(
     for await (const frame of frames) {
       if (stop.signal.aborted) break;
       if (frame.type === 'OSMHeader') {
-        callbacks.onHeader?.(await pool.header(frame));
+        const header = await pool.header(frame);
+        callbacks.onHeader?.(header);
+        // A history file holds every version: the decoders choose those current at `query.at`.
+        if (query && isHistory(header)) pool.setQuery({ ...query, history: true });
       } else if (frame.type === 'OSMData') {
         await pool.waitForSpace();
         track(pool.scan(frame).then((scan) => onScan(frame, scan)).catch(fail));

@@ -12,12 +12,17 @@ export type Area =
 /**
  * A query: its text in the query language (README "Query language", parsed by the Wasm
  * decoder's `Expr::parse`), an area, and whether a way or relation must lie wholly inside it
- * (`inside: 'all'`; default `'any'`, one node suffices).
+ * (`inside: 'all'`; default `'any'`, one node suffices). On a history file, the versions
+ * current at `at` (README "History files").
  */
 export interface Query {
   q: string;
   area: Area;
   inside?: 'any' | 'all';
+  /** History files: the moment to answer as of, seconds since the Unix epoch (absent: now). */
+  at?: number;
+  /** Set by the reader once the header says the file is a history file (`HistoricalInformation`). */
+  history?: boolean;
 }
 
 /** Tag statistics of an answer (`QueryAssembler.tagStats`). */
@@ -59,6 +64,11 @@ export interface HeaderInfo {
   replication_timestamp: number | null;
   replication_sequence_number: number | null;
   replication_base_url: string | null;
+}
+
+/** Whether the header is a history file's (it requires `HistoricalInformation`). */
+export function isHistory(header: HeaderInfo): boolean {
+  return header.required_features.includes('HistoricalInformation');
 }
 
 /** What a whole read learnt about a file (`QueryAssembler.fileFacts`). */

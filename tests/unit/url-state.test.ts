@@ -7,7 +7,7 @@ describe('URL state', () => {
   it('round-trips a query with its link context', () => {
     const search = '?src=/sample/helsinki.osm.pbf&q=amenity=restaurant cuisine&near=60.1699,24.9384&radius=500&map=14.00/60.16990/24.93840';
     const { state, src, map, hasQuery } = readUrl(search);
-    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '', inside: 'any' });
+    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '', inside: 'any', at: '' });
     expect(src).toBe('/sample/helsinki.osm.pbf');
     expect(map).toEqual({ zoom: 14, lat: 60.1699, lon: 24.9384 });
     expect(hasQuery).toBe(true);
@@ -33,6 +33,19 @@ describe('URL state', () => {
     expect(() => toQuery({ ...DEFAULT_STATE, near: '91,0' })).toThrow(/lat,lon/);
     expect(() => toQuery({ ...DEFAULT_STATE, radius: '-5' })).toThrow(/positive/);
     expect(() => toQuery({ ...DEFAULT_STATE, q: '  ' })).toThrow(/enter a query/);
+  });
+
+  it('reads the moment of a history query as ISO 8601, UTC unless it names a zone', () => {
+    expect(readUrl('?q=shop&at=2021-07-01T00:00:00Z').state.at).toBe('2021-07-01T00:00:00');
+    expect(readUrl('?q=shop&at=2021-07-01').state.at).toBe('2021-07-01T00:00:00');
+    expect(readUrl('?q=shop&at=2021-07-01T02:00:00%2B02:00').state.at).toBe('2021-07-01T00:00:00');
+    expect(toQuery({ ...DEFAULT_STATE, at: '2021-07-01T00:00:00' }).at).toBe(1_625_097_600);
+    expect(toQuery({ ...DEFAULT_STATE, at: '2021-07-01T00:00' }).at).toBe(1_625_097_600);
+    expect(toQuery({ ...DEFAULT_STATE }).at).toBeUndefined();
+    expect(() => toQuery({ ...DEFAULT_STATE, at: 'last tuesday' })).toThrow(/ISO 8601/);
+    const search = writeUrl({ ...DEFAULT_STATE, at: '2021-07-01T00:00:00' }, { src: null, file: null, map: null });
+    expect(new URLSearchParams(search).get('at')).toBe('2021-07-01T00:00:00Z');
+    expect(readUrl(search).state.at).toBe('2021-07-01T00:00:00');
   });
 });
 

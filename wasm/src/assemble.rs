@@ -31,7 +31,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::locations::LocationStore;
+use crate::locations::{LocationStore, NO_LOCATION};
 use serde::Serialize;
 
 use crate::area::AreaTest;
@@ -56,6 +56,15 @@ impl ElementType {
             ElementType::Node => "node",
             ElementType::Way => "way",
             ElementType::Relation => "relation",
+        }
+    }
+
+    /// The type numbered as the PBF numbers member types: 0 node, 1 way, else relation.
+    pub fn from_code(code: u8) -> ElementType {
+        match code {
+            0 => ElementType::Node,
+            1 => ElementType::Way,
+            _ => ElementType::Relation,
         }
     }
 
@@ -193,6 +202,9 @@ pub struct Assembler {
     overflowed: bool,
     /// `inside=all`: a way or relation matches only when every node of it is in the area.
     inside_all: bool,
+    /// History files: the latest blob holding a version of `(type, id)` at or before the
+    /// query's moment; what earlier blobs gave of it is dropped by `finish`.
+    superseded: FxHashMap<(ElementType, i64), u32>,
     queue: Vec<(ElementType, i64)>,
     removed: Vec<i64>,
     matched: usize,
@@ -225,6 +237,7 @@ impl Assembler {
             budget,
             overflowed: false,
             inside_all: false,
+            superseded: FxHashMap::default(),
             queue: Vec::new(),
             removed: Vec::new(),
             matched: 0,
@@ -269,6 +282,10 @@ impl Assembler {
     /// Adds the scan of blob `index` (frame `offset` and `size` in bytes).
     pub fn add_block(&mut self, index: u32, offset: u64, size: u64, scan: BlockScan) {
         self.counts.add(&scan.counts);
+        for &(t, id) in &scan.superseding {
+            let latest = self.superseded.entry((ElementType::from_code(t), id)).or_insert(index);
+            *latest = (*latest).max(index);
+        }
         self.blobs.push(BlobEntry { index, offset, size, summary: scan.summary });
         if !self.overflowed {
             let a = scan.area_nodes;
@@ -464,7 +481,7 @@ impl Assembler {
     /// in 1e-7 degrees. Only those in the area are kept.
     pub fn add_locations(&mut self, index: u32, found: &[(i64, i32, i32)]) {
         let mut inside: Vec<(i64, i32, i32)> =
-            found.iter().copied().filter(|&(_, y, x)| self.area.contains(y as f64 * 1e-7, x as f64 * 1e-7)).collect();
+            found.iter().copied().filter(|&(_, y, x)| y == NO_LOCATION || self.area.contains(y as f64 * 1e-7, x as f64 * 1e-7)).collect();
         inside.sort_by_key(|l| l.0);
         self.locations.add(
             index,
@@ -477,6 +494,7 @@ impl Assembler {
     /// Places every way from all the locations now known: call once every blob (and the
     /// second read) is in. The changes go to the queue like any other.
     pub fn finish(&mut self) {
+        self.drop_superseded();
         let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, _)| id).collect();
         for id in ids {
             let position = mean_location(&mut self.locations, &self.ways[&id].refs, self.inside_all);
@@ -497,6 +515,29 @@ impl Assembler {
                 relation.matched = matched;
                 relation.position = position;
                 self.changed(ElementType::Relation, id, matched);
+            }
+        }
+    }
+
+    /// History files: drops the candidates that a later blob's version replaces (their versions
+    /// straddled two blocks), taking them off the map and the list.
+    fn drop_superseded(&mut self) {
+        let marks: Vec<((ElementType, i64), u32)> = self.superseded.iter().map(|(&k, &v)| (k, v)).collect();
+        for ((t, id), latest) in marks {
+            let held = match t {
+                ElementType::Node => self.nodes.get(&id).map(|e| e.blob),
+                ElementType::Way => self.ways.get(&id).map(|e| e.blob),
+                ElementType::Relation => self.relations.get(&id).map(|e| e.blob),
+            };
+            if held.is_none_or(|blob| blob >= latest) {
+                continue;
+            }
+            self.changed(t, id, false);
+            self.queue.retain(|&q| q != (t, id));
+            match t {
+                ElementType::Node => drop(self.nodes.remove(&id)),
+                ElementType::Way => drop(self.ways.remove(&id)),
+                ElementType::Relation => drop(self.relations.remove(&id)),
             }
         }
     }

@@ -72,7 +72,7 @@ impl BlobScanner {
     /// 2^53), encoded for [`QueryAssembler::add_locations`]. Throws as [`BlobScanner::scan`].
     pub fn locate(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
         let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
-        let found = locate_nodes(blob_data(blob)?, &wanted)?;
+        let found = locate_nodes(blob_data(blob)?, &wanted, self.query.as_of())?;
         Ok(postcard::to_allocvec(&found)?)
     }
 
@@ -81,7 +81,7 @@ impl BlobScanner {
     #[wasm_bindgen(js_name = locateWays)]
     pub fn locate_ways(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
         let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
-        Ok(postcard::to_allocvec(&crate::scan::locate_ways(blob_data(blob)?, &wanted)?)?)
+        Ok(postcard::to_allocvec(&crate::scan::locate_ways(blob_data(blob)?, &wanted, self.query.as_of())?)?)
     }
 
     /// Sets the node locations basemap ways are drawn from, as

@@ -180,16 +180,19 @@ pub struct RelationSpec<'a> {
     pub tags: &'a [(&'a str, &'a str)],
 }
 
+/// The index of `s` in a string table, added at the end when it is not there yet.
+fn string_index(table: &mut Vec<Bytes>, s: &str) -> i32 {
+    let at = table.iter().position(|t| &t[..] == s.as_bytes()).unwrap_or_else(|| {
+        table.push(Bytes::copy_from_slice(s.as_bytes()));
+        table.len() - 1
+    });
+    at as i32
+}
+
 /// `block` with one more PrimitiveGroup holding `relations` (their strings added to its table).
 pub fn with_relations(mut block: proto::PrimitiveBlock, relations: &[RelationSpec]) -> proto::PrimitiveBlock {
     let table = &mut block.stringtable.s;
-    let mut sid = |s: &str| -> i32 {
-        let at = table.iter().position(|t| &t[..] == s.as_bytes()).unwrap_or_else(|| {
-            table.push(Bytes::copy_from_slice(s.as_bytes()));
-            table.len() - 1
-        });
-        at as i32
-    };
+    let mut sid = |s: &str| string_index(table, s);
     let relations = relations
         .iter()
         .map(|r| proto::Relation {
@@ -203,6 +206,54 @@ pub fn with_relations(mut block: proto::PrimitiveBlock, relations: &[RelationSpe
         })
         .collect();
     block.primitivegroup.push(proto::PrimitiveGroup { relations, ..Default::default() });
+    block
+}
+
+/// One version's metadata to write: `timestamp` in seconds since the Unix epoch (written with
+/// the default `date_granularity` of 1000 ms); `visible` false for a deletion (history files).
+#[derive(Clone, Copy)]
+pub struct InfoSpec<'a> {
+    pub version: i32,
+    pub timestamp: i64,
+    pub changeset: i64,
+    pub uid: i32,
+    pub user: &'a str,
+    pub visible: bool,
+}
+
+/// `block` as [`primitive_block`] (and [`with_relations`]) built it, with metadata: `nodes`
+/// for its DenseNodes in order (a DenseInfo), `ways` and `relations` for its ways and
+/// relations in order (an Info each). The users' names go into its string table.
+pub fn with_metadata(mut block: proto::PrimitiveBlock, nodes: &[InfoSpec], ways: &[InfoSpec], relations: &[InfoSpec]) -> proto::PrimitiveBlock {
+    let table = &mut block.stringtable.s;
+    let mut sid = |s: &str| string_index(table, s);
+    let delta = |values: Vec<i64>| -> Vec<i64> { values.iter().scan(0i64, |prev, &v| Some(v - std::mem::replace(prev, v))).collect() };
+    let dense_info = proto::DenseInfo {
+        version: nodes.iter().map(|i| i.version).collect(),
+        timestamp: delta(nodes.iter().map(|i| i.timestamp).collect()),
+        changeset: delta(nodes.iter().map(|i| i.changeset).collect()),
+        uid: delta(nodes.iter().map(|i| i.uid as i64).collect()).into_iter().map(|v| v as i32).collect(),
+        user_sid: delta(nodes.iter().map(|i| sid(i.user) as i64).collect()).into_iter().map(|v| v as i32).collect(),
+        visible: nodes.iter().map(|i| i.visible).collect(),
+    };
+    let mut info = |i: &InfoSpec| -> Bytes {
+        let user_sid = sid(i.user) as u32;
+        let message = proto::Info { version: Some(i.version), timestamp: Some(i.timestamp), changeset: Some(i.changeset), uid: Some(i.uid), user_sid: Some(user_sid), visible: Some(i.visible) };
+        Bytes::from(message.encode_to_vec())
+    };
+    let mut way_infos = ways.iter();
+    let mut relation_infos = relations.iter();
+    for group in &mut block.primitivegroup {
+        if let Some(dense) = &mut group.dense {
+            dense.denseinfo = Some(Bytes::from(dense_info.encode_to_vec()));
+        }
+        for w in &mut group.ways {
+            w.info = way_infos.next().map(&mut info);
+        }
+        for r in &mut group.relations {
+            r.info = relation_infos.next().map(&mut info);
+        }
+    }
     block
 }
 

@@ -6,7 +6,7 @@
 use prost::bytes::Bytes;
 use prost::Message;
 
-use crate::encode::{blob_with, file, frame, header_block, primitive_block, with_relations, zlib_blob, Compression, NodeSpec, RelationSpec, WaySpec};
+use crate::encode::{blob_with, file, frame, header_block, primitive_block, with_metadata, with_relations, zlib_blob, Compression, InfoSpec, NodeSpec, RelationSpec, WaySpec};
 use crate::proto::{self, blob::Data};
 
 const HELSINKI_BBOX: [f64; 4] = [24.90, 60.15, 24.98, 60.19];
@@ -81,9 +81,73 @@ pub fn unknown_feature() -> Vec<u8> {
     file(&header_block(&["OsmSchema-V0.6", "DenseNodes", "Fancy-Future-Feature"], HELSINKI_BBOX), &[cafes(1, 3)])
 }
 
-/// An OSM history file (required feature `HistoricalInformation`).
+/// Seconds since the Unix epoch of the first of a month (UTC), for the history file.
+const fn month(year: i64, month: i64) -> i64 {
+    // Days from 1970-01-01 to year-month-01 (civil calendar; H. Hinnant's days_from_civil).
+    let (y, m) = if month <= 2 { (year - 1, month + 9) } else { (year, month - 3) };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146097 + doe - 719468) * 86400
+}
+
+/// An OSM history file (required feature `HistoricalInformation`) near Helsinki's centre
+/// (60.17, 24.94), every version with its metadata, sorted by type, id and version as osmium
+/// writes them, in five blocks:
+/// - node 1: a café (2020-01), a restaurant (2021-01), a café again moved 12 km away (2022-01);
+/// - node 2: a café (2020-06), deleted (2021-06);
+/// - node 3: untagged at B (2019-01), moved 20 km away (2021-03); node 4 untagged (2019-01);
+/// - node 5: a café (2020-01) ending block 1, untagged (2021-01) starting block 2;
+/// - node 6: untagged (2019-01) ending block 2, deleted (2021-02) starting block 3;
+/// - node 7: a café created 2022-05 (block 3);
+/// - way 10 café [3, 4], way 11 café [6], way 12 café [4] (2019-06, block 4); way 12 loses
+///   its tags (2021-01, block 5).
+///
+/// Cafés within 1000 m of (60.17, 24.94): as of 2020-07 nodes 1, 2, 5 and ways 10, 11, 12; as
+/// of 2021-07 way 10 (node 4 still inside); now node 7 and way 10; anywhere now node 1 too.
 pub fn history() -> Vec<u8> {
-    file(&header_block(&["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"], HELSINKI_BBOX), &[cafes(1, 3)])
+    let v = |version, timestamp, visible| InfoSpec { version, timestamp, changeset: 1000 + timestamp / 86400, uid: 42, user: "mapper", visible };
+    let node = |id, lat, lon, tags| NodeSpec { id, lat, lon, tags };
+    let cafe: &[(&str, &str)] = &[("amenity", "cafe"), ("name", "Kahvila")];
+    let block1 = primitive_block(
+        &[
+            node(1, 60.1700, 24.9400, cafe),
+            node(1, 60.1700, 24.9400, &[("amenity", "restaurant")]),
+            node(1, 60.2500, 25.1000, cafe),
+            node(2, 60.1702, 24.9402, cafe),
+            node(2, 60.1702, 24.9402, &[]),
+            node(3, 60.1710, 24.9410, &[]),
+            node(3, 60.3000, 25.2000, &[]),
+            node(4, 60.1720, 24.9420, &[]),
+            node(5, 60.1703, 24.9403, cafe),
+        ],
+        &[],
+    );
+    let block1 = with_metadata(
+        block1,
+        &[
+            v(1, month(2020, 1), true),
+            v(2, month(2021, 1), true),
+            v(3, month(2022, 1), true),
+            v(1, month(2020, 6), true),
+            v(2, month(2021, 6), false),
+            v(1, month(2019, 1), true),
+            v(2, month(2021, 3), true),
+            v(1, month(2019, 1), true),
+            v(1, month(2020, 1), true),
+        ],
+        &[],
+        &[],
+    );
+    let block2 = primitive_block(&[node(5, 60.1703, 24.9403, &[]), node(6, 60.1705, 24.9405, &[])], &[]);
+    let block2 = with_metadata(block2, &[v(2, month(2021, 1), true), v(1, month(2019, 1), true)], &[], &[]);
+    let block3 = primitive_block(&[node(6, 60.1705, 24.9405, &[]), node(7, 60.1704, 24.9404, cafe)], &[]);
+    let block3 = with_metadata(block3, &[v(2, month(2021, 2), false), v(1, month(2022, 5), true)], &[], &[]);
+    let ways = [WaySpec { id: 10, refs: &[3, 4], tags: cafe }, WaySpec { id: 11, refs: &[6], tags: cafe }, WaySpec { id: 12, refs: &[4], tags: cafe }];
+    let block4 = with_metadata(primitive_block(&[], &ways), &[], &[v(1, month(2019, 6), true); 3], &[]);
+    let block5 = with_metadata(primitive_block(&[], &[WaySpec { id: 12, refs: &[4], tags: &[] }]), &[], &[v(2, month(2021, 1), true)], &[]);
+    file(&header_block(&["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"], HELSINKI_BBOX), &[block1, block2, block3, block4, block5])
 }
 
 /// Three good blocks of cafés (5 each), then one whose blob is built by `bad`.
@@ -162,7 +226,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("hostile.osm.pbf", hostile()),
         ("unknown-feature.osm.pbf", unknown_feature()),
-        ("history.osm.pbf", history()),
+        ("history.osh.pbf", history()),
         ("lzma-blob.osm.pbf", lzma_blob()),
         ("corrupt-zstd.osm.pbf", corrupt_zstd()),
         ("lying-lz4.osm.pbf", lying_lz4()),

@@ -7,9 +7,12 @@ use serde::Serialize;
 use crate::error::DecodeError;
 use crate::proto;
 
-/// Required features this reader implements. `HistoricalInformation` is refused: a history
-/// file holds every version of each element, which the query semantics do not define.
-pub const SUPPORTED_FEATURES: [&str; 2] = ["OsmSchema-V0.6", "DenseNodes"];
+/// Required features this reader implements. A `HistoricalInformation` file holds every version
+/// of each element; queries answer it as of a moment (see [`crate::query::Query::at`]).
+pub const SUPPORTED_FEATURES: [&str; 3] = ["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"];
+
+/// The required feature of history files (spec: "HistoricalInformation").
+pub const HISTORY_FEATURE: &str = "HistoricalInformation";
 
 /// What the OSMHeader says about the file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,10 +29,17 @@ pub struct HeaderInfo {
     pub replication_base_url: Option<String>,
 }
 
+impl HeaderInfo {
+    /// Whether the file is a history file (it requires [`HISTORY_FEATURE`]).
+    pub fn is_history(&self) -> bool {
+        self.required_features.iter().any(|f| f == HISTORY_FEATURE)
+    }
+}
+
 /// Decodes the uncompressed data of an `OSMHeader` blob into a [`HeaderInfo`].
 ///
 /// Errors: [`DecodeError::Protobuf`]; [`DecodeError::UnsupportedFeature`] for a required
-/// feature not in [`SUPPORTED_FEATURES`] (history files name `HistoricalInformation`).
+/// feature not in [`SUPPORTED_FEATURES`].
 pub fn decode_header(data: &[u8]) -> Result<HeaderInfo, DecodeError> {
     let block = proto::HeaderBlock::decode(data).map_err(|e| DecodeError::protobuf("HeaderBlock", e))?;
     if let Some(unknown) = block

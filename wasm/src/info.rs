@@ -225,3 +225,76 @@ fn zigzag32(n: u64) -> i32 {
     let n = n as u32;
     (n >> 1) as i32 ^ -((n & 1) as i32)
 }
+
+/// Where a version stands at the moment a history file is answered as of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionState {
+    /// Newer than the moment, or replaced by a later version at or before it.
+    NotCurrent,
+    /// The version current at the moment.
+    Current,
+    /// The version current at the moment is a deletion (`visible` false).
+    Deleted,
+}
+
+/// The states of a run of versions, and its first id when that supersedes (see [`version_states`]).
+pub type VersionStates = (Vec<VersionState>, Option<i64>);
+
+/// History files (spec: `HistoricalInformation`; the versions of an element follow each other,
+/// oldest first): the state of each version of a run at `at` (seconds since the Unix epoch).
+/// `versions[i]` is (id, timestamp in seconds, visible). A version is current when its
+/// timestamp is at or before `at` and the next version of the same id here, if any, is newer.
+/// Also returns the run's first id when a version of it here is at or before `at`: it replaces
+/// whatever an earlier block holds of that id (its versions may straddle two blocks).
+pub fn version_states(versions: &[(i64, i64, bool)], at: i64) -> VersionStates {
+    let states = versions
+        .iter()
+        .enumerate()
+        .map(|(i, &(id, t, visible))| {
+            let replaced = versions.get(i + 1).is_some_and(|&(next, nt, _)| next == id && nt <= at);
+            match (t <= at && !replaced, visible) {
+                (false, _) => VersionState::NotCurrent,
+                (true, true) => VersionState::Current,
+                (true, false) => VersionState::Deleted,
+            }
+        })
+        .collect();
+    let first = versions.first().filter(|v| v.1 <= at).map(|v| v.0);
+    (states, first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use VersionState::*;
+
+    #[test]
+    fn the_version_current_at_a_moment_is_the_last_one_at_or_before_it() {
+        // id 1: versions at 10, 20 (deleted), 30; id 2: one version at 25.
+        let v = [(1, 10, true), (1, 20, false), (1, 30, true), (2, 25, true)];
+        assert_eq!(version_states(&v, 5), (vec![NotCurrent, NotCurrent, NotCurrent, NotCurrent], None));
+        assert_eq!(version_states(&v, 15), (vec![Current, NotCurrent, NotCurrent, NotCurrent], Some(1)));
+        assert_eq!(version_states(&v, 20).0, vec![NotCurrent, Deleted, NotCurrent, NotCurrent]);
+        assert_eq!(version_states(&v, i64::MAX).0, vec![NotCurrent, NotCurrent, Current, Current]);
+    }
+
+    #[test]
+    fn dense_info_columns_decode_deltas_and_the_newest_timestamp() {
+        use prost::Message;
+        let info = crate::proto::DenseInfo {
+            version: vec![1, 2, 1],
+            timestamp: vec![100, 50, -20], // deltas: 100, 150, 130
+            changeset: vec![7, 1, 1],
+            uid: vec![3, 0, 2],
+            user_sid: vec![1, 0, 1],
+            visible: vec![true, false, true],
+        };
+        let bytes = info.encode_to_vec();
+        let mut c = DenseInfoColumns::new(&bytes, 1000).unwrap();
+        let metas: Vec<RawMeta> = (0..3).map(|_| c.next_meta().unwrap()).collect();
+        assert_eq!(metas.iter().map(|m| (m.version, m.timestamp, m.changeset, m.uid, m.user_sid, m.visible)).collect::<Vec<_>>(),
+            vec![(1, 100, 7, 3, 1, true), (2, 150, 8, 3, 1, false), (1, 130, 9, 5, 2, true)]);
+        assert_eq!(dense_newest_timestamp(&bytes, 1000), Some(150));
+        assert_eq!(dense_newest_timestamp(&bytes, 500), Some(75));
+    }
+}

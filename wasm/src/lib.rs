@@ -71,7 +71,11 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
     for (index, frame) in frame::frames(file).enumerate() {
         let frame = frame?;
         match (frame.kind, &header) {
-            ("OSMHeader", None) => header = Some(header::decode_header(&blob::blob_data(frame.blob)?)?),
+            ("OSMHeader", None) => {
+                let h = header::decode_header(&blob::blob_data(frame.blob)?)?;
+                query.history = h.is_history();
+                header = Some(h);
+            }
             (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
             ("OSMData", Some(_)) => {
                 let scan = scan::scan_blob(frame.blob, &query)?;
@@ -84,14 +88,14 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
     }
     let header = header.ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
     // The targeted reads, in the order the query worker makes them.
-    for (index, found) in reread(file, assembler.member_read(), scan::locate_ways)? {
+    for (index, found) in reread(file, assembler.member_read(), query.as_of(), scan::locate_ways)? {
         assembler.add_member_ways(index, found);
     }
-    for (index, found) in reread(file, assembler.second_read(), scan::locate_nodes)? {
+    for (index, found) in reread(file, assembler.second_read(), query.as_of(), scan::locate_nodes)? {
         assembler.add_locations(index, &found);
     }
     assembler.finish();
-    for (index, found) in reread(file, assembler.geometry_read(), scan::locate_nodes)? {
+    for (index, found) in reread(file, assembler.geometry_read(), query.as_of(), scan::locate_nodes)? {
         assembler.add_way_locations(index, &found);
     }
     assembler.finish_geometry();
@@ -115,17 +119,21 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
 
 /// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in
 /// each blob the plan names, with the blob's frame index (none without a plan).
+/// A targeted read of one blob: `scan::locate_nodes` or `scan::locate_ways`.
+type Locate<T> = fn(prost::bytes::Bytes, &[i64], Option<i64>) -> Result<T, DecodeError>;
+
 fn reread<T>(
     file: &[u8],
     plan: Option<assemble::SecondRead>,
-    locate: fn(prost::bytes::Bytes, &[i64]) -> Result<T, DecodeError>,
+    as_of: Option<i64>,
+    locate: Locate<T>,
 ) -> Result<Vec<(u32, T)>, DecodeError> {
     let Some(plan) = plan else { return Ok(Vec::new()) };
     plan.blobs
         .iter()
         .map(|entry| {
             let (_, blob) = frame::frame_at(file, entry.offset)?;
-            Ok((entry.index, locate(blob::blob_data(blob)?, &plan.wanted)?))
+            Ok((entry.index, locate(blob::blob_data(blob)?, &plan.wanted, as_of)?))
         })
         .collect()
 }

@@ -6,6 +6,11 @@
 //! (an unsorted file, or duplicate ids from concatenated extracts) they are merged into one sorted
 //! array, where a duplicate id keeps the location from the latest blob in file order.
 
+/// The latitude (and longitude) of a node that has no location at the moment a history file is
+/// answered as of (deleted then, or moved out of the area): it hides the location an earlier
+/// blob gave it, as a later blob's location would replace it.
+pub const NO_LOCATION: i32 = i32::MIN;
+
 /// One block's node locations, ids ascending.
 struct Chunk {
     blob: u32,
@@ -20,7 +25,7 @@ impl Chunk {
     fn get(&self, id: i64) -> Option<(i32, i32)> {
         // The last of equal ids: a block that repeats an id answers with its later copy.
         let at = self.ids.partition_point(|&x| x <= id);
-        (at > 0 && self.ids[at - 1] == id).then(|| (self.lats_e7[at - 1], self.lons_e7[at - 1]))
+        (at > 0 && self.ids[at - 1] == id && self.lats_e7[at - 1] != NO_LOCATION).then(|| (self.lats_e7[at - 1], self.lons_e7[at - 1]))
     }
 }
 
@@ -99,9 +104,11 @@ impl LocationStore {
             Some(Index::Disjoint(order)) => order.iter().map(|&c| &self.chunks[c]).collect(),
         };
         for c in order {
-            ids.extend_from_slice(&c.ids);
-            lats.extend_from_slice(&c.lats_e7);
-            lons.extend_from_slice(&c.lons_e7);
+            for i in (0..c.ids.len()).filter(|&i| c.lats_e7[i] != NO_LOCATION) {
+                ids.push(c.ids[i]);
+                lats.push(c.lats_e7[i]);
+                lons.push(c.lons_e7[i]);
+            }
         }
         (ids, lats, lons)
     }

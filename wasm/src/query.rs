@@ -30,6 +30,11 @@ pub struct Query {
     pub expr: Expr,
     pub area: Area,
     pub inside: Inside,
+    /// History files: the moment to answer as of, seconds since the Unix epoch (None: now).
+    pub at: Option<i64>,
+    /// The file is a history file (its header requires `HistoricalInformation`): elements are
+    /// versions, and the answer is as of `at`. Set by the reader once it has read the header.
+    pub history: bool,
 }
 
 /// The JSON form the web workers send (see [`Query::from_json`]).
@@ -39,6 +44,10 @@ struct QueryJson {
     area: Area,
     #[serde(default)]
     inside: Inside,
+    #[serde(default)]
+    at: Option<i64>,
+    #[serde(default)]
+    history: bool,
 }
 
 impl Query {
@@ -47,13 +56,14 @@ impl Query {
     /// Errors: [`DecodeError::Query`] with the syntax error's column and what was expected.
     pub fn from_tags(text: &str, area: Area) -> Result<Query, DecodeError> {
         let expr = Expr::parse(text).map_err(|e| DecodeError::Query(e.to_string()))?;
-        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any })
+        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any, at: None, history: false })
     }
 
     /// Parses the JSON form the web workers send: `{"q":"amenity=cafe or shop",
     /// "area":{"circle":{"lat":60.17,"lon":24.94,"radius":1000}},"inside":"any"}` (area also
     /// `"everywhere"` or `{"bbox":{"min_lon":…,"min_lat":…,"max_lon":…,"max_lat":…}}`; `inside`
-    /// `"any"` by default, or `"all"`).
+    /// `"any"` by default, or `"all"`; `at`: seconds since the Unix epoch, the moment a history
+    /// file is answered as of; `history`: the file is one, set once its header is read).
     ///
     /// Errors: [`DecodeError::Query`] for malformed JSON, a syntax error (with its column), or an
     /// invalid area.
@@ -61,6 +71,8 @@ impl Query {
         let raw: QueryJson = serde_json::from_str(json).map_err(|e| DecodeError::Query(e.to_string()))?;
         let mut query = Query::from_tags(&raw.q, raw.area)?;
         query.inside = raw.inside;
+        query.at = raw.at;
+        query.history = raw.history;
         query.prepare()?;
         Ok(query)
     }
@@ -69,7 +81,8 @@ impl Query {
     ///
     /// Errors: [`DecodeError::Query`] as for [`Area::prepare`].
     pub fn prepare(&self) -> Result<PreparedQuery, DecodeError> {
-        Ok(PreparedQuery { expr: self.expr.clone(), area: self.area.prepare()?, inside: self.inside, collect: true, area_nodes: true })
+        let (expr, area, inside) = (self.expr.clone(), self.area.prepare()?, self.inside);
+        Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, at: self.at, history: self.history })
     }
 }
 
@@ -84,13 +97,22 @@ pub struct PreparedQuery {
     /// Whether to report the locations of the nodes in the area ([`crate::scan::AreaNodes`]);
     /// the assembler turns this off once it has more of them than it keeps.
     pub area_nodes: bool,
+    /// As [`Query::at`] and [`Query::history`].
+    pub at: Option<i64>,
+    pub history: bool,
 }
 
 impl PreparedQuery {
     /// A query that only counts elements and tags (a full decode, nothing kept).
     pub fn count_only() -> PreparedQuery {
         let area = Area::Everywhere.prepare().expect("the whole world is a valid area");
-        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false }
+        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false, at: None, history: false }
+    }
+
+    /// For a history file, the moment versions are chosen at (seconds since the Unix epoch;
+    /// `i64::MAX` for now); None for other files, whose elements are all current.
+    pub fn as_of(&self) -> Option<i64> {
+        self.history.then(|| self.at.unwrap_or(i64::MAX))
     }
 }
 

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::error::DecodeError;
 use crate::proto;
 use crate::expr::ElementKind;
-use crate::info::{self, DenseInfoColumns, Meta};
+use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
+use crate::locations::NO_LOCATION;
 use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, packed, Varints};
 
@@ -178,6 +179,11 @@ pub struct BlockScan {
     pub ways: Vec<WayCandidate>,
     pub relations: Vec<RelationCandidate>,
     pub area_nodes: AreaNodes,
+    /// History files: `(type, id)` (0 node, 1 way, 2 relation) of elements a version of which
+    /// in this block is at or before the query's moment, where it may replace a version an
+    /// earlier block ended with (see [`info::version_states`]).
+    #[serde(default)]
+    pub superseding: Vec<(u8, i64)>,
 }
 
 /// Decodes the uncompressed data of an `OSMData` blob and scans it against `query`.
@@ -198,21 +204,31 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
             lon_offset: block.lon_offset.unwrap_or(0),
         },
         date_granularity: block.date_granularity.unwrap_or(1000) as i64,
+        as_of: query.as_of(),
         out: BlockScan::default(),
     };
+    let current = |states: &Option<Vec<VersionState>>, i: usize| states.as_ref().is_none_or(|s| s[i] == VersionState::Current);
     for group in &block.primitivegroup {
         if let Some(dense) = &group.dense {
             scanner.dense_nodes(dense)?;
         }
-        for node in &group.nodes {
-            scanner.node(node)?;
+        let (states, first) = scanner.states(group.nodes.iter().map(|n| (n.id, &n.info))).unzip();
+        for (i, node) in group.nodes.iter().enumerate() {
+            scanner.node(node, current(&states, i))?;
         }
-        for way in &group.ways {
-            scanner.way(way)?;
+        if let Some(id) = first.flatten() {
+            scanner.supersede_node(id);
         }
-        for relation in &group.relations {
-            scanner.relation(relation)?;
+        let (states, first) = scanner.states(group.ways.iter().map(|w| (w.id, &w.info))).unzip();
+        for (i, way) in group.ways.iter().enumerate() {
+            scanner.way(way, current(&states, i))?;
         }
+        scanner.out.superseding.extend(first.flatten().map(|id| (1, id)));
+        let (states, first) = scanner.states(group.relations.iter().map(|r| (r.id, &r.info))).unzip();
+        for (i, relation) in group.relations.iter().enumerate() {
+            scanner.relation(relation, current(&states, i))?;
+        }
+        scanner.out.superseding.extend(first.flatten().map(|id| (2, id)));
     }
     scanner.out.area_nodes.sort_by_id();
     Ok(scanner.out)
@@ -231,30 +247,42 @@ pub fn scan_blob(blob: &[u8], query: &PreparedQuery) -> Result<BlockScan, Decode
 
 /// The locations of the nodes of a block whose ids are in `wanted` (sorted ascending): the
 /// targeted second read that places ways whose nodes were not kept during the first.
-/// Tags are not read. Returns `(id, lat_e7, lon_e7)` in block order (1e-7 degrees).
+/// Tags are not read. Returns `(id, lat_e7, lon_e7)` in block order (1e-7 degrees). For a
+/// history file (`as_of` set, see [`PreparedQuery::as_of`]) only the versions current then,
+/// and a node deleted then as [`NO_LOCATION`].
 ///
 /// Errors: as [`scan_block`].
-pub fn locate_nodes(data: Bytes, wanted: &[i64]) -> Result<Vec<(i64, i32, i32)>, DecodeError> {
+pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, i32, i32)>, DecodeError> {
     let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
     let coords = Coords {
         granularity: block.granularity.unwrap_or(100) as i64,
         lat_offset: block.lat_offset.unwrap_or(0),
         lon_offset: block.lon_offset.unwrap_or(0),
     };
+    let date_granularity = block.date_granularity.unwrap_or(1000) as i64;
     let mut found = Vec::new();
-    let mut keep = |id: i64, lat: i64, lon: i64| -> Result<(), DecodeError> {
+    let mut keep = |id: i64, lat: i64, lon: i64, state: VersionState| -> Result<(), DecodeError> {
         if wanted.binary_search(&id).is_ok() {
-            let (y, x) = coords.nano(lat, lon)?;
-            found.push((id, to_e7(y), to_e7(x)));
+            match state {
+                VersionState::Current => {
+                    let (y, x) = coords.nano(lat, lon)?;
+                    found.push((id, to_e7(y), to_e7(x)));
+                }
+                VersionState::Deleted => found.push((id, NO_LOCATION, NO_LOCATION)),
+                VersionState::NotCurrent => {}
+            }
         }
         Ok(())
     };
+    let state = |states: &Option<Vec<VersionState>>, i: usize| states.as_ref().map_or(VersionState::Current, |s| s[i]);
     for group in &block.primitivegroup {
         if let Some(dense) = &group.dense {
+            let info = dense.denseinfo.as_deref().unwrap_or(&[]);
+            let states = as_of.map(|at| dense_versions(dense, info, date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
             let mut ids = Varints::new(packed(&dense.id), "DenseNodes id");
             let mut lats = Varints::new(packed(&dense.lat), "DenseNodes lat");
             let mut lons = Varints::new(packed(&dense.lon), "DenseNodes lon");
-            let (mut id, mut lat, mut lon) = (0i64, 0i64, 0i64);
+            let (mut id, mut lat, mut lon, mut i) = (0i64, 0i64, 0i64, 0usize);
             while !ids.is_empty() {
                 if lats.is_empty() || lons.is_empty() {
                     return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
@@ -262,30 +290,62 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64]) -> Result<Vec<(i64, i32, i32)>,
                 ids.next_delta(&mut id)?;
                 lats.next_delta(&mut lat)?;
                 lons.next_delta(&mut lon)?;
-                keep(id, lat, lon)?;
+                keep(id, lat, lon, state(&states, i))?;
+                i += 1;
             }
         }
-        for node in &group.nodes {
-            keep(node.id, node.lat, node.lon)?;
+        let states = as_of.map(|at| version_states(&plain_versions(group.nodes.iter().map(|n| (n.id, &n.info)), date_granularity), at).0);
+        for (i, node) in group.nodes.iter().enumerate() {
+            keep(node.id, node.lat, node.lon, state(&states, i))?;
         }
     }
     Ok(found)
 }
 
 /// The node refs of the ways of a block whose ids are in `wanted` (sorted ascending): the read
-/// that finds the member ways of candidate relations. Tags are not read.
-/// Returns `(way id, refs)` in block order.
+/// that finds the member ways of candidate relations. Tags are not read. For a history file
+/// (`as_of` set) only the versions current then. Returns `(way id, refs)` in block order.
 ///
 /// Errors: as [`scan_block`].
-pub fn locate_ways(data: Bytes, wanted: &[i64]) -> Result<Vec<(i64, Vec<i64>)>, DecodeError> {
+pub fn locate_ways(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, Vec<i64>)>, DecodeError> {
     let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
+    let date_granularity = block.date_granularity.unwrap_or(1000) as i64;
     let mut found = Vec::new();
-    for way in block.primitivegroup.iter().flat_map(|g| &g.ways) {
-        if wanted.binary_search(&way.id).is_ok() {
-            found.push((way.id, varint::deltas(packed(&way.refs), "Way refs")?));
+    for group in &block.primitivegroup {
+        let states = as_of.map(|at| version_states(&plain_versions(group.ways.iter().map(|w| (w.id, &w.info)), date_granularity), at).0);
+        for (i, way) in group.ways.iter().enumerate() {
+            let current = states.as_ref().is_none_or(|s| s[i] == VersionState::Current);
+            if current && wanted.binary_search(&way.id).is_ok() {
+                found.push((way.id, varint::deltas(packed(&way.refs), "Way refs")?));
+            }
         }
     }
     Ok(found)
+}
+
+/// (id, timestamp in seconds, visible) of each node of a DenseNodes group, from its DenseInfo
+/// (defaults, a visible version of time 0, when it has none).
+fn dense_versions(dense: &proto::DenseNodes, info: &[u8], date_granularity: i64) -> Result<Vec<(i64, i64, bool)>, DecodeError> {
+    let mut ids = Varints::new(packed(&dense.id), "DenseNodes id");
+    let mut columns = DenseInfoColumns::new(info, date_granularity)?;
+    let (mut versions, mut id) = (Vec::new(), 0i64);
+    while !ids.is_empty() {
+        ids.next_delta(&mut id)?;
+        let m = if info.is_empty() { info::RawMeta::default() } else { columns.next_meta()? };
+        versions.push((id, m.timestamp, m.visible));
+    }
+    Ok(versions)
+}
+
+/// (id, timestamp in seconds, visible) of plain elements from their encoded `Info`s (a missing
+/// or malformed one counts as a visible version of time 0: metadata never fails a query).
+fn plain_versions<'b>(items: impl Iterator<Item = (i64, &'b Option<Bytes>)>, date_granularity: i64) -> Vec<(i64, i64, bool)> {
+    items
+        .map(|(id, info)| {
+            let m = info.as_deref().and_then(|i| info::decode_info(i, date_granularity).ok()).unwrap_or_default();
+            (id, m.timestamp, m.visible)
+        })
+        .collect()
 }
 
 /// Nanodegrees to 1e-7 degrees (OSM's own precision), rounded, saturating at the i32 range.
@@ -323,6 +383,8 @@ struct BlockScanner<'a> {
     coords: Coords,
     /// Milliseconds per stored timestamp unit (spec: `date_granularity`, default 1000).
     date_granularity: i64,
+    /// History files: the moment versions are chosen at ([`PreparedQuery::as_of`]).
+    as_of: Option<i64>,
     out: BlockScan,
 }
 
@@ -340,6 +402,13 @@ impl BlockScanner<'_> {
         if let Some(t) = info.as_deref().and_then(|i| info::info_timestamp(i, self.date_granularity)) {
             self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(t);
         }
+    }
+
+    /// For a history file, the state of each element of a group at the query's moment (their
+    /// encoded `Info`s read; a missing or malformed one counts as a visible version of time
+    /// 0), and the group's first id when that supersedes; None for other files.
+    fn states<'b>(&self, items: impl Iterator<Item = (i64, &'b Option<Bytes>)>) -> Option<VersionStates> {
+        Some(version_states(&plain_versions(items, self.date_granularity), self.as_of?))
     }
 
     /// A matched element's metadata from its encoded `Info` (None without one, or when it is
@@ -400,6 +469,7 @@ impl BlockScanner<'_> {
         let mut lons = Varints::new(packed(&dense.lon), "DenseNodes lon");
         let kv = &dense.keys_vals;
         let info = dense.denseinfo.as_deref().unwrap_or(&[]);
+        let (states, first) = self.dense_states(dense, info)?.unzip();
         // (index in out.nodes, index in this group) of each match, to fetch its metadata after.
         let mut matched = Vec::new();
         let (mut id, mut lat, mut lon, mut k, mut n) = (0i64, 0i64, 0i64, 0usize, 0u64);
@@ -435,6 +505,10 @@ impl BlockScanner<'_> {
             }
             self.out.counts.tags += (pairs.len() / 2) as u64;
             let location = self.coords.nano(lat, lon)?;
+            if states.as_ref().is_some_and(|s| s[n as usize - 1] != VersionState::Current) {
+                self.out.summary.add_node(id, to_e7(location.0), to_e7(location.1));
+                continue;
+            }
             let before = self.out.nodes.len();
             self.place_node(id, location, || pairs.chunks_exact(2).map(|p| (p[0] as u32, p[1] as u32)));
             if self.out.nodes.len() > before {
@@ -448,10 +522,33 @@ impl BlockScanner<'_> {
         if let Some(newest) = info::dense_newest_timestamp(info, self.date_granularity) {
             self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(newest);
         }
+        if let Some(id) = first.flatten() {
+            self.supersede_node(id);
+        }
         if !matched.is_empty() && !info.is_empty() {
             self.dense_meta(info, &matched)?;
         }
         Ok(())
+    }
+
+    /// For a history file, the state of each node of a DenseNodes group at the query's moment,
+    /// and its first id when that supersedes (see [`info::version_states`]); None for other files.
+    fn dense_states(&self, dense: &proto::DenseNodes, info: &[u8]) -> Result<Option<VersionStates>, DecodeError> {
+        let Some(at) = self.as_of else { return Ok(None) };
+        Ok(Some(version_states(&dense_versions(dense, info, self.date_granularity)?, at)))
+    }
+
+    /// History files: a DenseNodes group's first id supersedes an earlier block's versions of
+    /// it; unless this block put it in the area, it gets a [`NO_LOCATION`] there, so an earlier
+    /// block's location of it is not used.
+    fn supersede_node(&mut self, id: i64) {
+        self.out.superseding.push((0, id));
+        let area = &mut self.out.area_nodes;
+        if self.query.collect && self.query.area_nodes && !area.ids.contains(&id) {
+            area.ids.push(id);
+            area.lats_e7.push(NO_LOCATION);
+            area.lons_e7.push(NO_LOCATION);
+        }
     }
 
     /// Fills in the metadata of the matched nodes of a DenseNodes group: `matched` holds (index
@@ -469,11 +566,17 @@ impl BlockScanner<'_> {
         Ok(())
     }
 
-    fn node(&mut self, node: &proto::Node) -> Result<(), DecodeError> {
+    /// A plain node; `current`: false for a version of a history file that is not the one
+    /// current at the query's moment (counted, never matched).
+    fn node(&mut self, node: &proto::Node, current: bool) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&node.keys, &node.vals)?;
         self.out.counts.nodes += 1;
         self.note_timestamp(&node.info);
         let location = self.coords.nano(node.lat, node.lon)?;
+        if !current {
+            self.out.summary.add_node(node.id, to_e7(location.0), to_e7(location.1));
+            return Ok(());
+        }
         let before = self.out.nodes.len();
         self.place_node(node.id, location, || node.keys.iter().copied().zip(node.vals.iter().copied()));
         if self.out.nodes.len() > before {
@@ -482,7 +585,8 @@ impl BlockScanner<'_> {
         Ok(())
     }
 
-    fn way(&mut self, way: &proto::Way) -> Result<(), DecodeError> {
+    /// A way; `current` as for [`Self::node`].
+    fn way(&mut self, way: &proto::Way, current: bool) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&way.keys, &way.vals)?;
         self.out.counts.ways += 1;
         self.note_timestamp(&way.info);
@@ -490,7 +594,7 @@ impl BlockScanner<'_> {
         self.out.summary.max_way_id = self.out.summary.max_way_id.max(way.id);
         self.out.counts.way_refs += varint::count(packed(&way.refs))? as u64;
         let pairs = || way.keys.iter().copied().zip(way.vals.iter().copied());
-        if !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Way, pairs) {
+        if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Way, pairs) {
             return Ok(()); // refs are decoded only for ways that can match
         }
         let tags = self.tag_list(pairs());
@@ -537,7 +641,8 @@ impl BlockScanner<'_> {
         Ok((placed.then(|| [sum_lat / inside as f64, sum_lon / inside as f64]), vertices))
     }
 
-    fn relation(&mut self, relation: &proto::Relation) -> Result<(), DecodeError> {
+    /// A relation; `current` as for [`Self::node`].
+    fn relation(&mut self, relation: &proto::Relation, current: bool) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&relation.keys, &relation.vals)?;
         let members = varint::count(packed(&relation.memids))?;
         if relation.roles_sid.len() != members || varint::count(packed(&relation.types))? != members {
@@ -552,7 +657,7 @@ impl BlockScanner<'_> {
         self.out.summary.max_relation_id = self.out.summary.max_relation_id.max(relation.id);
         self.out.counts.relation_members += members as u64;
         let pairs = || relation.keys.iter().copied().zip(relation.vals.iter().copied());
-        if !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Relation, pairs) {
+        if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Relation, pairs) {
             return Ok(());
         }
         let ids = varint::deltas(packed(&relation.memids), "Relation memids")?;

@@ -50,7 +50,6 @@ fn not_a_pbf() {
 #[test]
 fn unsupported_features_and_compressions() {
     assert_eq!(error_of(&fixtures::unknown_feature()), DecodeError::UnsupportedFeature("Fancy-Future-Feature".into()));
-    assert_eq!(error_of(&fixtures::history()), DecodeError::UnsupportedFeature("HistoricalInformation".into()));
     assert_eq!(error_of(&fixtures::lzma_blob()), DecodeError::UnsupportedCompression("lzma"));
 }
 
