@@ -2,7 +2,7 @@
 # Installs what pbf-explorer needs on a fresh machine, skipping whatever is already there:
 # the wasm32 Rust target, wasm-bindgen-cli (the exact version in wasm/Cargo.lock), wasm-pack,
 # nightly Rust and cargo-fuzz, the npm packages, and with --browser Debian's Chromium for the
-# Playwright tests.
+# Playwright tests and osmium-tool for test files written by another writer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -44,6 +44,15 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   # `npm install`, not `npm ci`: the lock file holds only this platform's optional packages
   # (rollup's native builds), which `npm ci` refuses as out of sync; install follows the lock.
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund
+fi
+
+# osmium-tool writes the test files of another writer (history files, scripts/make-history-fixtures.sh).
+if $want_browser && ! command -v osmium >/dev/null; then
+  say "installing Debian's osmium-tool for the test files of another writer"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq osmium-tool >/dev/null
 fi
 
 if $want_browser && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then

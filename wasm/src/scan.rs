@@ -526,7 +526,8 @@ impl BlockScanner<'_> {
             self.supersede_node(id);
         }
         if !matched.is_empty() && !info.is_empty() {
-            self.dense_meta(info, &matched)?;
+            // Metadata never fails a query: a malformed DenseInfo leaves the matches without it.
+            let _ = self.dense_meta(info, &matched);
         }
         Ok(())
     }
