@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Fuzzes the decoder's entry points with cargo-fuzz (libFuzzer, nightly Rust), seeded with
-# real blobs from ../shared/data and the broken fixtures. `bash scripts/fuzz.sh [SECONDS]`
+# Fuzzes the decoder's entry points with cargo-fuzz (libFuzzer, nightly Rust): whole files,
+# Blobs, PrimitiveBlocks straight into the block decoder (normal and history queries, the
+# targeted reads) and HeaderBlocks, seeded with real data from ../shared/data and the fixtures
+# (also with raw blobs, so mutations reach the block decoder), with a dictionary of the
+# format's field keys (wasm/fuzz/pbf.dict). `bash scripts/fuzz.sh [SECONDS]`
 # runs each target for SECONDS (default 30); the test command runs it bounded, longer runs are
 # for hunting. A crash is saved under wasm/fuzz/artifacts/ and fails the run: turn it into a
 # regression test in wasm/tests/malformed.rs.
@@ -15,13 +18,14 @@ data_dir="${PBF_DATA_DIR:-$(cd ../.. && pwd)/shared/data}"
 
 corpus="fuzz/corpus"
 cargo run --release --quiet --example write_fuzz_seeds -- "$data_dir/helsinki.osm.pbf" "$corpus"
-for target in decode_blob scan_file; do
+for target in decode_blob scan_file scan_block decode_header; do
   echo "== fuzz $target for ${seconds}s"
   # -malloc_limit_mb: one allocation over 96 MiB is a failure (the decoder caps a Blob at 32 MiB).
   log="fuzz/$target.log"
   status=0
   cargo +nightly fuzz run "$target" "$corpus/$target" -- \
-    -max_total_time="$seconds" -max_len=1048576 -rss_limit_mb=2048 -malloc_limit_mb=96 -print_final_stats=1 >"$log" 2>&1 || status=$?
+    -max_total_time="$seconds" -max_len=1048576 -rss_limit_mb=2048 -malloc_limit_mb=96 -print_final_stats=1 \
+    -dict=fuzz/pbf.dict >"$log" 2>&1 || status=$?
   grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units|SUMMARY)|panicked|ERROR' "$log" || true
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$log" >&2

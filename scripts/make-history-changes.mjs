@@ -2,7 +2,7 @@
 /**
  * Writes an OsmChange file (.osc, the OSM wiki's "OsmChange" format) of later versions of some
  * elements, from their current versions as `osmium getid -f opl` prints them on stdin:
- * `scripts/make-history-fixtures.sh` applies it with `osmium apply-changes --with-history` to
+ * `scripts/make-osmium-fixtures.sh` applies it with `osmium apply-changes --with-history` to
  * make a history file written by libosmium, not by us. Every changed version is dated
  * 2025-01-01; by position in the input, nodes are in turn retagged (amenity=restaurant),
  * deleted, and moved 5 km north; ways are deleted; and one café node is created (2025-02-01).

@@ -46,7 +46,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund
 fi
 
-# osmium-tool writes the test files of another writer (history files, scripts/make-history-fixtures.sh).
+# osmium-tool writes the test files of another writer (scripts/make-osmium-fixtures.sh).
 if $want_browser && ! command -v osmium >/dev/null; then
   say "installing Debian's osmium-tool for the test files of another writer"
   sudo_cmd=""

@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 bash scripts/setup.sh --browser
 
-echo "== history files written by libosmium (osmium apply-changes --with-history, time-filter)"
-bash scripts/make-history-fixtures.sh
+echo "== test files written by libosmium (osmium cat, add-locations-to-ways, apply-changes --with-history, time-filter)"
+bash scripts/make-osmium-fixtures.sh
 
 echo "== cargo test (decoder on real data)"
 (cd wasm && cargo test --release)

@@ -4,7 +4,8 @@
  * counters apart, `mode` picks the fault:
  *   clean · latency (50 ms before every reply) · 503-once · 429-once (Retry-After: 1) ·
  *   cut-once (one Range reply cut mid-body) · no-range (Range ignored: 200, whole file) ·
- *   no-range-cut (that, cut mid-body once) · change (the file is replaced after 2 requests) ·
+ *   no-range-cut (that, cut mid-body once) · no-range-no-length (Range ignored and no
+ *   Content-Length: a file of unknown size) · change (the file is replaced after 2 requests) ·
  *   no-cors (no CORS headers)
  * "once" faults hit the second request of a token (the first is the probe).
  */
@@ -34,10 +35,11 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50 } = {}) {
       return res.end();
     }
     const serve = () => {
-      if (mode === 'no-range' || mode === 'no-range-cut') {
+      if (mode === 'no-range' || mode === 'no-range-cut' || mode === 'no-range-no-length') {
         delete req.headers.range;
         delete req.headers['if-range'];
       }
+      if (mode === 'no-range-no-length') dropContentLength(res);
       // Replaced by a larger file, so the ranges still exist but hold other bytes.
       if (mode === 'change' && n > 2) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
       if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
@@ -61,6 +63,17 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50 } = {}) {
   });
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Sends the reply without a Content-Length (chunked), as a server that does not know the size would. */
+function dropContentLength(res) {
+  const writeHead = res.writeHead.bind(res);
+  res.writeHead = (code, ...rest) => {
+    const headers = rest.find((h) => h && typeof h === 'object');
+    if (headers) for (const k of Object.keys(headers)) if (k.toLowerCase() === 'content-length') delete headers[k];
+    res.removeHeader('Content-Length');
+    return writeHead(code, ...rest);
+  };
 }
 
 /** Sends the headers and about half the body, then drops the connection. */

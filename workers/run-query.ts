@@ -13,6 +13,7 @@
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions } from './framer/framer';
 import { CancelledError, type DecodePool } from './pool/pool';
+import { FileOrder } from './file-order';
 import type { Source } from './source/source';
 import { isHistory, type HeaderInfo, type Progress, type Query } from './types';
 
@@ -67,8 +68,8 @@ export async function runQuery(
   };
   signal?.addEventListener('abort', onAbort);
   let failure: unknown = null;
-  // On a failure, stop reading but let the blobs already sent finish: they hold data from
-  // before the bad spot, which the user keeps.
+  // On a failure, stop reading but let the blobs already sent finish: what those before the bad
+  // spot hold is kept (FileOrder drops what came after it).
   const fail = (e: unknown) => {
     failure ??= e;
     stop.abort();
@@ -87,6 +88,7 @@ export async function runQuery(
     report();
     callbacks.onBlob?.();
   };
+  const inOrder = new FileOrder<[Frame, ArrayBuffer]>((_, [frame, scan]) => onScan(frame, scan));
   const options = { ...source.readOptions, ...framerOptions, signal: stop.signal };
   let finished = false;
   try {
@@ -104,7 +106,9 @@ export async function runQuery(
         if (query && isHistory(header)) pool.setQuery({ ...query, history: true });
       } else if (frame.type === 'OSMData') {
         await pool.waitForSpace();
-        track(pool.scan(frame).then((scan) => onScan(frame, scan)).catch(fail));
+        inOrder.dispatched(frame.index);
+        const job = pool.scan(frame).then((scan) => inOrder.done(frame.index, [frame, scan]));
+        track(job.catch((e) => (inOrder.failed(frame.index), fail(e))));
       } // unknown frame types are skipped, as the spec says
     }
     await Promise.all(decoding);

@@ -47,6 +47,19 @@ for (const name of ['helsinki', 'malta']) {
   });
 }
 
+// The data README's counts (expected/NAME.counts.json), from the Wasm build in Chromium.
+for (const name of ['helsinki', 'malta', 'malta-x20-synthetic']) {
+  test(`${name}: the page counts what the data README says`, async ({ page }) => {
+    const want = JSON.parse(readFileSync(join(DATA_DIR, `expected/${name}.counts.json`), 'utf8'));
+    await page.goto('/?q=amenity%3Dcafe&near=0,0&radius=10');
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, `${name}.osm.pbf`));
+    const c = (await fileInfo(page)).facts.counts;
+    expect([c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members]).toEqual(
+      [want.nodes, want.ways, want.relations, want.tags, want.way_refs, want.members],
+    );
+  });
+}
+
 test('the sample shows its file info as soon as it opens, and the export carries it', async ({ page }) => {
   await page.goto('/?q=amenity%3Dcafe&near=60.1699,24.9384&radius=500');
   await page.getByRole('button', { name: 'Use sample (Helsinki)' }).click();

@@ -2,12 +2,13 @@
  * Geometry through the page: the exported GeoJSON of a query holds every matched way with its
  * full geometry, the same vertices libosmium gives (tests/geometry/, from
  * scripts/make-geometry-answers.py), as a LineString or, for a closed area, a Polygon; the CSV
- * export has one row per match with the same geometry as WKT.
+ * export has one row per match with the same geometry as WKT; every node of each listed query's
+ * answer is exported where libosmium puts it (tests/positions/nodes.json, to 1e-7 degrees).
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DATA_DIR, SCREENSHOT_DIR } from './data';
+import { DATA_DIR, QUERIES, SCREENSHOT_DIR, querySearch } from './data';
 
 /** Whether (x, y) lies inside the ring (even-odd rule). */
 function inside(ring: [number, number][], x: number, y: number): boolean {
@@ -21,6 +22,25 @@ function inside(ring: [number, number][], x: number, y: number): boolean {
 }
 
 const GEOMETRY_DIR = resolve(import.meta.dirname, '../geometry');
+const NODE_POSITIONS: Record<string, [number, number]> = JSON.parse(readFileSync(resolve(import.meta.dirname, '../positions/nodes.json'), 'utf8'));
+
+for (const q of QUERIES.filter((q) => q.expected)) {
+  test(`${q.file}: ${q.q}: each node is exported where libosmium puts it`, async ({ page }) => {
+    await page.goto(`/${querySearch(q)}`);
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, q.file));
+    await expect(page.getByTestId('status')).toHaveText('done');
+    const download = page.waitForEvent('download');
+    await page.getByTestId('export-geojson').click();
+    const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8'));
+    const nodes = exported.features.filter((f: GeoJSON.Feature) => f.properties?.osm_type === 'node');
+    expect(nodes.length).toBeGreaterThan(0);
+    for (const f of nodes) {
+      const [lon, lat] = (f.geometry as GeoJSON.Point).coordinates;
+      const want = NODE_POSITIONS[`${q.file} node ${f.properties.osm_id}`];
+      expect([Math.round(lat * 1e7), Math.round(lon * 1e7)], `node ${f.properties.osm_id}`).toEqual(want);
+    }
+  });
+}
 
 for (const [name, q, near] of [
   ['malta.highway-primary-1000m', 'highway=primary', '35.8989,14.5146'],

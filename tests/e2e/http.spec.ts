@@ -93,6 +93,17 @@ test('a link made from a local file names the file and runs once it is opened', 
   await expect(other.getByTestId('result-count')).toHaveText('501');
 });
 
+test('a link to a file of unknown size on another origin asks first', async ({ page }) => {
+  const unknown = url('no-range-no-length', 'helsinki.osm.pbf');
+  await page.goto(`/?q=shop&near=60.1699,24.9384&radius=1000&src=${encodeURIComponent(unknown)}`);
+  const dialog = page.getByTestId('confirm-download');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('a file of unknown size');
+  await dialog.locator('button[value=yes]').click();
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('501');
+});
+
 test('a link to over 100 MB on another origin asks first, naming the host and size', async ({ page }) => {
   const big = url('clean', 'malta-x20-synthetic.osm.pbf');
   await page.goto(`/?q=amenity=cafe&near=36.8989,15.7146&radius=1000&src=${encodeURIComponent(big)}`);

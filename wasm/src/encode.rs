@@ -145,11 +145,11 @@ pub fn primitive_block(nodes: &[NodeSpec], ways: &[WaySpec]) -> proto::Primitive
         keys_vals.push(0);
     }
     let dense = proto::DenseNodes {
-        id: Some(packed_deltas(&nodes.iter().map(|n| n.id).collect::<Vec<_>>())),
-        lat: Some(packed_deltas(&nodes.iter().map(|n| e7(n.lat)).collect::<Vec<_>>())),
-        lon: Some(packed_deltas(&nodes.iter().map(|n| e7(n.lon)).collect::<Vec<_>>())),
+        id: vec![packed_deltas(&nodes.iter().map(|n| n.id).collect::<Vec<_>>())],
+        lat: vec![packed_deltas(&nodes.iter().map(|n| e7(n.lat)).collect::<Vec<_>>())],
+        lon: vec![packed_deltas(&nodes.iter().map(|n| e7(n.lon)).collect::<Vec<_>>())],
         keys_vals,
-        denseinfo: None,
+        denseinfo: Vec::new(),
     };
     let ways = ways
         .iter()
@@ -245,7 +245,7 @@ pub fn with_metadata(mut block: proto::PrimitiveBlock, nodes: &[InfoSpec], ways:
     let mut relation_infos = relations.iter();
     for group in &mut block.primitivegroup {
         if let Some(dense) = &mut group.dense {
-            dense.denseinfo = Some(Bytes::from(dense_info.encode_to_vec()));
+            dense.denseinfo = vec![Bytes::from(dense_info.encode_to_vec())];
         }
         for w in &mut group.ways {
             w.info = way_infos.next().map(&mut info);

@@ -192,6 +192,16 @@ pub fn corrupt_zlib() -> Vec<u8> {
     })
 }
 
+/// Three good blocks (15 cafés), a corrupt zlib blob (#4), then six more good blocks of cafés:
+/// only the 15 before the bad spot may be kept, whichever blobs were in flight after it.
+pub fn bad_in_the_middle() -> Vec<u8> {
+    let mut out = corrupt_zlib();
+    for k in 0..6 {
+        out.extend(frame("OSMData", &zlib_blob(&cafes(1000 + 100 * k, 5).encode_to_vec())));
+    }
+    out
+}
+
 /// Good blocks, then a blob whose `raw_size` understates its data 1000-fold (a zip bomb's lie).
 pub fn lying_raw_size() -> Vec<u8> {
     good_then(|| {
@@ -216,7 +226,7 @@ pub fn delta_overflow() -> Vec<u8> {
         let mut block = cafes(300, 2);
         let dense = block.primitivegroup[0].dense.as_mut().unwrap();
         // i64::MAX, then +1 (zigzag 2): the running sum overflows.
-        dense.id = Some(crate::encode::packed_varints([u64::MAX - 1, 2]));
+        dense.id = vec![crate::encode::packed_varints([u64::MAX - 1, 2])];
         frame("OSMData", &zlib_blob(&block.encode_to_vec()))
     })
 }
@@ -231,6 +241,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("corrupt-zstd.osm.pbf", corrupt_zstd()),
         ("lying-lz4.osm.pbf", lying_lz4()),
         ("corrupt-zlib.osm.pbf", corrupt_zlib()),
+        ("bad-in-the-middle.osm.pbf", bad_in_the_middle()),
         ("lying-raw-size.osm.pbf", lying_raw_size()),
         ("string-index.osm.pbf", string_index_out_of_range()),
         ("delta-overflow.osm.pbf", delta_overflow()),

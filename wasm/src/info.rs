@@ -2,6 +2,8 @@
 //! changeset, user and, in history files, `visible`. Both messages are kept encoded in
 //! `osmformat.proto` (a query rarely needs them) and are read here in place, column by column.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::error::DecodeError;
@@ -127,15 +129,16 @@ pub fn info_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> {
 /// delta-coded timestamp column, in one tight pass (sums wrap rather than fail: a hostile
 /// column gives a wrong newest timestamp, never an error). None when the column is empty.
 pub fn dense_newest_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> {
-    let mut column: &[u8] = &[];
+    // A packed column may come in several pieces: one array, read in turn.
+    let mut pieces: Vec<&[u8]> = Vec::new();
     for_each_field(msg, "DenseInfo", |number, field| {
         if let (2, Field::Bytes(b)) = (number, field) {
-            column = b;
+            pieces.push(b);
         }
     })
     .ok()?;
     let (mut acc, mut newest, mut value, mut shift) = (0i64, i64::MIN, 0u64, 0u32);
-    for &b in column {
+    for &b in pieces.iter().flat_map(|p| p.iter()) {
         value |= u64::from(b & 0x7f).wrapping_shl(shift);
         if b < 0x80 {
             acc = acc.wrapping_add((value >> 1) as i64 ^ -((value & 1) as i64));
@@ -150,73 +153,75 @@ pub fn dense_newest_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> 
 
 /// The six packed columns of an encoded `DenseInfo`, read node by node in step with the
 /// DenseNodes ids (spec: version and visible plain, the rest delta-coded; visible only in
-/// history files).
+/// history files). A column written in several pieces is one array (joined here).
 pub struct DenseInfoColumns<'a> {
-    version: Varints<'a>,
-    timestamp: Varints<'a>,
-    changeset: Varints<'a>,
-    uid: Varints<'a>,
-    user_sid: Varints<'a>,
-    visible: Varints<'a>,
+    /// version, timestamp, changeset, uid, user_sid, visible; and where each is read up to.
+    columns: [Cow<'a, [u8]>; 6],
+    at: [usize; 6],
     acc: RawMeta,
     /// The running sum of the timestamp column, in `date_granularity` units.
     acc_timestamp: i64,
     date_granularity: i64,
 }
 
+const COLUMN_NAMES: [&str; 6] = ["DenseInfo version", "DenseInfo timestamp", "DenseInfo changeset", "DenseInfo uid", "DenseInfo user_sid", "DenseInfo visible"];
+
 impl<'a> DenseInfoColumns<'a> {
     /// Errors: [`DecodeError::Inconsistent`] for a malformed message.
     pub fn new(msg: &'a [u8], date_granularity: i64) -> Result<Self, DecodeError> {
-        let mut cols: [&'a [u8]; 7] = [&[]; 7];
+        let mut columns: [Cow<'a, [u8]>; 6] = Default::default();
         for_each_field(msg, "DenseInfo", |number, field| {
             if let (1..=6, Field::Bytes(b)) = (number, field) {
-                cols[number as usize] = b;
+                let column = &mut columns[number as usize - 1];
+                if column.is_empty() {
+                    *column = Cow::Borrowed(b);
+                } else {
+                    column.to_mut().extend_from_slice(b);
+                }
             }
         })?;
-        Ok(DenseInfoColumns {
-            version: Varints::new(cols[1], "DenseInfo version"),
-            timestamp: Varints::new(cols[2], "DenseInfo timestamp"),
-            changeset: Varints::new(cols[3], "DenseInfo changeset"),
-            uid: Varints::new(cols[4], "DenseInfo uid"),
-            user_sid: Varints::new(cols[5], "DenseInfo user_sid"),
-            visible: Varints::new(cols[6], "DenseInfo visible"),
-            acc: RawMeta::default(),
-            acc_timestamp: 0,
-            date_granularity,
-        })
+        Ok(DenseInfoColumns { columns, at: [0; 6], acc: RawMeta::default(), acc_timestamp: 0, date_granularity })
+    }
+
+    /// The next raw varint of column `c`, or None when it has ended.
+    #[inline]
+    fn next(&mut self, c: usize) -> Result<Option<u64>, DecodeError> {
+        let mut v = Varints::new(&self.columns[c], COLUMN_NAMES[c]);
+        v.skip_to(self.at[c]);
+        if v.is_empty() {
+            return Ok(None);
+        }
+        let x = v.next_u64()?;
+        self.at[c] = v.position();
+        Ok(Some(x))
     }
 
     /// The next node's metadata. A column shorter than the ids gives defaults from there on
     /// (writers may leave columns out). Errors: [`DecodeError::Overflow`] on a delta overflow.
     pub fn next_meta(&mut self) -> Result<RawMeta, DecodeError> {
-        self.acc.version = if self.version.is_empty() { -1 } else { self.version.next_u64()? as i32 };
-        if let Some(t) = self.next_timestamp()? {
-            self.acc.timestamp = t;
+        self.acc.version = self.next(0)?.map_or(-1, |x| x as i32);
+        if let Some(d) = self.next(1)? {
+            self.acc_timestamp = self.acc_timestamp.checked_add(zigzag64(d)).ok_or(DecodeError::Overflow("DenseInfo timestamp"))?;
+            self.acc.timestamp = seconds(self.acc_timestamp, self.date_granularity);
         }
-        if !self.changeset.is_empty() {
-            self.changeset.next_delta(&mut self.acc.changeset)?;
+        if let Some(d) = self.next(2)? {
+            self.acc.changeset = self.acc.changeset.checked_add(zigzag64(d)).ok_or(DecodeError::Overflow("DenseInfo changeset"))?;
         }
-        if !self.uid.is_empty() {
-            self.acc.uid = self.acc.uid.wrapping_add(zigzag32(self.uid.next_u64()?));
+        if let Some(d) = self.next(3)? {
+            self.acc.uid = self.acc.uid.wrapping_add(zigzag32(d));
         }
-        if !self.user_sid.is_empty() {
-            self.acc.user_sid = (self.acc.user_sid as i32).wrapping_add(zigzag32(self.user_sid.next_u64()?)) as u32;
+        if let Some(d) = self.next(4)? {
+            self.acc.user_sid = (self.acc.user_sid as i32).wrapping_add(zigzag32(d)) as u32;
         }
-        self.acc.visible = self.visible.is_empty() || self.visible.next_u64()? != 0;
+        self.acc.visible = self.next(5)?.is_none_or(|x| x != 0);
         Ok(self.acc)
     }
+}
 
-    /// The next node's timestamp (seconds) alone, or None when the column has ended. Do not
-    /// mix with [`Self::next_meta`] on one cursor.
-    #[inline]
-    pub fn next_timestamp(&mut self) -> Result<Option<i64>, DecodeError> {
-        if self.timestamp.is_empty() {
-            return Ok(None);
-        }
-        let d = self.timestamp.next_sint64()?;
-        self.acc_timestamp = self.acc_timestamp.checked_add(d).ok_or(DecodeError::Overflow("DenseInfo timestamp"))?;
-        Ok(Some(seconds(self.acc_timestamp, self.date_granularity)))
-    }
+/// A zigzag-coded sint64.
+#[inline]
+fn zigzag64(n: u64) -> i64 {
+    (n >> 1) as i64 ^ -((n & 1) as i64)
 }
 
 /// A zigzag-coded sint32.

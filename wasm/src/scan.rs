@@ -13,7 +13,7 @@ use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
 use crate::locations::NO_LOCATION;
 use crate::query::{BlockQuery, Inside, PreparedQuery};
-use crate::varint::{self, packed, Varints};
+use crate::varint::{self, joined, packed, Varints};
 
 /// Element totals of a block (or, summed, of a file).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -277,11 +277,12 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
     let state = |states: &Option<Vec<VersionState>>, i: usize| states.as_ref().map_or(VersionState::Current, |s| s[i]);
     for group in &block.primitivegroup {
         if let Some(dense) = &group.dense {
-            let info = dense.denseinfo.as_deref().unwrap_or(&[]);
-            let states = as_of.map(|at| dense_versions(dense, info, date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
-            let mut ids = Varints::new(packed(&dense.id), "DenseNodes id");
-            let mut lats = Varints::new(packed(&dense.lat), "DenseNodes lat");
-            let mut lons = Varints::new(packed(&dense.lon), "DenseNodes lon");
+            let info = joined(&dense.denseinfo);
+            let states = as_of.map(|at| dense_versions(dense, &info, date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
+            let (id_bytes, lat_bytes, lon_bytes) = (joined(&dense.id), joined(&dense.lat), joined(&dense.lon));
+            let mut ids = Varints::new(&id_bytes, "DenseNodes id");
+            let mut lats = Varints::new(&lat_bytes, "DenseNodes lat");
+            let mut lons = Varints::new(&lon_bytes, "DenseNodes lon");
             let (mut id, mut lat, mut lon, mut i) = (0i64, 0i64, 0i64, 0usize);
             while !ids.is_empty() {
                 if lats.is_empty() || lons.is_empty() {
@@ -326,7 +327,8 @@ pub fn locate_ways(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<Ve
 /// (id, timestamp in seconds, visible) of each node of a DenseNodes group, from its DenseInfo
 /// (defaults, a visible version of time 0, when it has none).
 fn dense_versions(dense: &proto::DenseNodes, info: &[u8], date_granularity: i64) -> Result<Vec<(i64, i64, bool)>, DecodeError> {
-    let mut ids = Varints::new(packed(&dense.id), "DenseNodes id");
+    let id_bytes = joined(&dense.id);
+    let mut ids = Varints::new(&id_bytes, "DenseNodes id");
     let mut columns = DenseInfoColumns::new(info, date_granularity)?;
     let (mut versions, mut id) = (Vec::new(), 0i64);
     while !ids.is_empty() {
@@ -342,7 +344,7 @@ fn dense_versions(dense: &proto::DenseNodes, info: &[u8], date_granularity: i64)
 fn plain_versions<'b>(items: impl Iterator<Item = (i64, &'b Option<Bytes>)>, date_granularity: i64) -> Vec<(i64, i64, bool)> {
     items
         .map(|(id, info)| {
-            let m = info.as_deref().and_then(|i| info::decode_info(i, date_granularity).ok()).unwrap_or_default();
+            let m = info::decode_info(packed(info), date_granularity).unwrap_or_default();
             (id, m.timestamp, m.visible)
         })
         .collect()
@@ -399,7 +401,7 @@ impl BlockScanner<'_> {
     /// Keeps the newest timestamp of an element's encoded `Info` in the block summary.
     #[inline]
     fn note_timestamp(&mut self, info: &Option<Bytes>) {
-        if let Some(t) = info.as_deref().and_then(|i| info::info_timestamp(i, self.date_granularity)) {
+        if let Some(t) = info::info_timestamp(packed(info), self.date_granularity) {
             self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(t);
         }
     }
@@ -464,11 +466,13 @@ impl BlockScanner<'_> {
     }
 
     fn dense_nodes(&mut self, dense: &proto::DenseNodes) -> Result<(), DecodeError> {
-        let mut ids = Varints::new(packed(&dense.id), "DenseNodes id");
-        let mut lats = Varints::new(packed(&dense.lat), "DenseNodes lat");
-        let mut lons = Varints::new(packed(&dense.lon), "DenseNodes lon");
+        let (id_bytes, lat_bytes, lon_bytes) = (joined(&dense.id), joined(&dense.lat), joined(&dense.lon));
+        let mut ids = Varints::new(&id_bytes, "DenseNodes id");
+        let mut lats = Varints::new(&lat_bytes, "DenseNodes lat");
+        let mut lons = Varints::new(&lon_bytes, "DenseNodes lon");
         let kv = &dense.keys_vals;
-        let info = dense.denseinfo.as_deref().unwrap_or(&[]);
+        let info_bytes = joined(&dense.denseinfo);
+        let info: &[u8] = &info_bytes;
         let (states, first) = self.dense_states(dense, info)?.unzip();
         // (index in out.nodes, index in this group) of each match, to fetch its metadata after.
         let mut matched = Vec::new();
@@ -618,11 +622,12 @@ impl BlockScanner<'_> {
     /// `[lat_e7, lon_e7]`.
     fn way_locations(&self, way: &proto::Way) -> Result<WayPlacement, DecodeError> {
         let n = varint::count(packed(&way.refs))?;
-        if varint::count(packed(&way.lat))? != n || varint::count(packed(&way.lon))? != n {
+        let (lat_bytes, lon_bytes) = (packed(&way.lat), packed(&way.lon));
+        if varint::count(lat_bytes)? != n || varint::count(lon_bytes)? != n {
             return Err(DecodeError::Inconsistent("Way refs, lat and lon differ in length"));
         }
-        let mut lats = Varints::new(packed(&way.lat), "Way lat");
-        let mut lons = Varints::new(packed(&way.lon), "Way lon");
+        let mut lats = Varints::new(lat_bytes, "Way lat");
+        let mut lons = Varints::new(lon_bytes, "Way lon");
         let (mut lat, mut lon) = (0i64, 0i64);
         let (mut sum_lat, mut sum_lon, mut inside) = (0.0, 0.0, 0u32);
         let mut vertices = Vec::with_capacity(n);
@@ -646,7 +651,8 @@ impl BlockScanner<'_> {
     fn relation(&mut self, relation: &proto::Relation, current: bool) -> Result<(), DecodeError> {
         self.out.counts.tags += self.check_tags(&relation.keys, &relation.vals)?;
         let members = varint::count(packed(&relation.memids))?;
-        if relation.roles_sid.len() != members || varint::count(packed(&relation.types))? != members {
+        let type_bytes = packed(&relation.types);
+        if relation.roles_sid.len() != members || varint::count(type_bytes)? != members {
             return Err(DecodeError::Inconsistent("Relation memids, roles_sid and types differ in length"));
         }
         for &role in &relation.roles_sid {
@@ -662,7 +668,7 @@ impl BlockScanner<'_> {
             return Ok(());
         }
         let ids = varint::deltas(packed(&relation.memids), "Relation memids")?;
-        let mut types = Varints::new(packed(&relation.types), "Relation types");
+        let mut types = Varints::new(type_bytes, "Relation types");
         let mut list = Vec::with_capacity(members);
         for (&id, &role) in ids.iter().zip(&relation.roles_sid) {
             let t = types.next_u64()?;

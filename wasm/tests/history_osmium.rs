@@ -1,4 +1,4 @@
-//! A history file written by libosmium (scripts/make-history-fixtures.sh: Malta with later
+//! A history file written by libosmium (scripts/make-osmium-fixtures.sh: Malta with later
 //! versions of Valletta's cafés applied by `osmium apply-changes --with-history`) answers, as
 //! of a moment, exactly what the same query answers on osmium's own snapshot of that moment
 //! (`osmium time-filter`), and before the changes exactly the libosmium answer of the data
@@ -11,12 +11,12 @@ use pbf_explorer::query::Query;
 use pbf_explorer::scan_file;
 
 fn history_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-results/history")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test-results/osmium")
 }
 
 fn read(name: &str) -> Vec<u8> {
     let path = history_dir().join(name);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: run scripts/make-history-fixtures.sh first (needs osmium-tool)", path.display()))
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: run scripts/make-osmium-fixtures.sh first (needs osmium-tool)", path.display()))
 }
 
 /// The answer's ids as "n123", "w456", "r789", sorted.
@@ -33,13 +33,16 @@ fn valletta() -> Area {
     Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 }
 }
 
+/// An area, made afresh for each use.
+type AreaOf = fn() -> Area;
+
 const JUNE_2024: i64 = 1_717_200_000;
 const MID_JANUARY_2025: i64 = 1_736_899_200;
 
 #[test]
 fn as_of_a_moment_a_history_file_answers_what_osmiums_snapshot_answers() {
     let history = read("malta-history.osh.pbf");
-    let queries: [(&str, fn() -> Area); 4] = [
+    let queries: [(&str, AreaOf); 4] = [
         ("amenity=cafe", valletta),
         ("amenity=cafe or amenity=restaurant", valletta),
         ("amenity=cafe", || Area::Everywhere),

@@ -2,6 +2,8 @@
 //! its README (counts from other tools, and query answers computed with libosmium).
 //! The data folder can be moved with `PBF_DATA_DIR`.
 
+mod common;
+
 use std::path::PathBuf;
 
 use pbf_explorer::area::Area;
@@ -59,12 +61,7 @@ fn malta_x20_synthetic_counts_match_the_data_readme() {
 fn listed_queries_give_the_listed_ids() {
     let queries = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/queries.json"));
     for q in queries.as_array().unwrap() {
-        let f = |k: &str, i: usize| q[k][i].as_f64().unwrap();
-        let area = if q["bbox"].is_array() {
-            Area::Bbox { min_lon: f("bbox", 0), min_lat: f("bbox", 1), max_lon: f("bbox", 2), max_lat: f("bbox", 3) }
-        } else {
-            Area::Circle { lat: f("near", 0), lon: f("near", 1), radius: q["radius"].as_f64().unwrap() }
-        };
+        let area = common::listed_area(q);
         let query = Query::from_tags(q["q"].as_str().unwrap(), area).unwrap();
         let file = std::fs::read(data_dir().join(q["file"].as_str().unwrap())).unwrap();
         let matches = scan_file(&file, &query).unwrap().matches;
@@ -80,6 +77,13 @@ fn listed_queries_give_the_listed_ids() {
                 assert_eq!(of(ElementType::Node), ids(&want["nodes"]), "{label}: node ids");
                 assert_eq!(of(ElementType::Way), ids(&want["ways"]), "{label}: way ids");
                 assert_eq!(nodes_and_ways(&matches), want["count"].as_u64().unwrap(), "{label}: count");
+                // Each node where libosmium puts it, to 1e-7 degrees (tests/positions/nodes.json).
+                let positions = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/positions/nodes.json"));
+                for m in matches.iter().filter(|m| m.element == ElementType::Node) {
+                    let at = &positions[format!("{} node {}", q["file"].as_str().unwrap(), m.id)];
+                    let (lat, lon) = (at[0].as_i64().unwrap() as f64 * 1e-7, at[1].as_i64().unwrap() as f64 * 1e-7);
+                    assert!((m.lat - lat).abs() < 0.6e-7 && (m.lon - lon).abs() < 0.6e-7, "{label}: node {} at {},{} not {lat},{lon}", m.id, m.lat, m.lon);
+                }
             }
             None => assert_eq!(nodes_and_ways(&matches), q["count"].as_u64().unwrap(), "{label}: count"),
         }

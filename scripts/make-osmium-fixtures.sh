@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Test files written by libosmium, not by us (so a field number wrong on both sides of our own
+# writer and reader cannot pass), into test-results/osmium/. Needs osmium-tool (scripts/setup.sh
+# installs it).
+# - Each shared file (Helsinki, Malta) rewritten with lz4 blobs, raw blobs, plain (non-dense)
+#   nodes, no metadata, and LocationsOnWays, for wasm/tests/other_writers.rs;
+# - a history file: later versions of Malta's cafés within 1000 m of Valletta
+#   (scripts/make-history-changes.mjs: retagged, deleted, moved; one café created) applied with
+#   `osmium apply-changes --with-history`, and `osmium time-filter` snapshots of it at two
+#   moments and now, for wasm/tests/history_osmium.rs.
+#   bash scripts/make-osmium-fixtures.sh [DATA_DIR]
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+data="${1:-${PBF_DATA_DIR:-$here/../shared/data}}"
+out="$here/test-results/osmium"
+command -v osmium >/dev/null || { echo "needs osmium-tool (apt-get install osmium-tool)" >&2; exit 1; }
+mkdir -p "$out"
+for name in helsinki malta; do
+  in="$data/$name.osm.pbf"
+  osmium cat --no-progress -O -o "$out/$name.lz4.osm.pbf" -f pbf,pbf_compression=lz4 "$in"
+  osmium cat --no-progress -O -o "$out/$name.none.osm.pbf" -f pbf,pbf_compression=none "$in"
+  osmium cat --no-progress -O -o "$out/$name.plain-nodes.osm.pbf" -f pbf,pbf_dense_nodes=false "$in"
+  osmium cat --no-progress -O -o "$out/$name.no-metadata.osm.pbf" -f pbf,add_metadata=false "$in"
+  osmium add-locations-to-ways --no-progress --ignore-missing-nodes --keep-untagged-nodes -O -o "$out/$name.locations-on-ways.osm.pbf" "$in"
+done
+ids=$(node -e '
+const a = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+console.log([...a.nodes.map((n) => "n" + n), ...a.ways.slice(0, 1).map((w) => "w" + w)].join(" "));
+' "$data/expected/with-relations/malta.cafe-1000m.json")
+# shellcheck disable=SC2086
+osmium getid --no-progress -f opl "$data/malta.osm.pbf" $ids | node "$here/scripts/make-history-changes.mjs" > "$out/changes.osc"
+osmium apply-changes --no-progress -H -O -o "$out/malta-history.osh.pbf" "$data/malta.osm.pbf" "$out/changes.osc"
+osmium time-filter --no-progress -O -o "$out/malta-2024-06-01.osm.pbf" "$out/malta-history.osh.pbf" 2024-06-01T00:00:00Z
+osmium time-filter --no-progress -O -o "$out/malta-2025-01-15.osm.pbf" "$out/malta-history.osh.pbf" 2025-01-15T00:00:00Z
+osmium time-filter --no-progress -O -o "$out/malta-now.osm.pbf" "$out/malta-history.osh.pbf"
+echo "test-results/osmium: the shared files as osmium rewrites them, malta-history.osh.pbf and its snapshots"
