@@ -3,7 +3,7 @@
 //! `raw_size`) data, decompressed with a hard cap so a lying `raw_size` or a bomb cannot exhaust
 //! memory: the output buffer is `raw_size` bytes at most 32 MiB, and a stream that would write
 //! more is an error. zlib uses zlib-rs, measured faster than miniz_oxide on real blobs (native
-//! and wasm32; see the README); zstd uses ruzstd and lz4 lz4_flex (pure Rust, both build for
+//! and wasm32; see the README); zstd uses structured-zstd and lz4 lz4_flex (pure Rust, both build for
 //! wasm32-unknown-unknown).
 
 use prost::bytes::Bytes;
@@ -96,20 +96,23 @@ fn decompress_lz4(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeE
 }
 
 /// A Zstandard frame of `declared` bytes (the cap when absent); its window may not exceed
-/// the cap either, so a header asking for a huge one allocates nothing.
+/// the cap either (checked in its header first), so a header asking for a huge one allocates
+/// nothing.
 fn decompress_zstd(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeError> {
+    if zstd_window_size(data).is_some_and(|w| w > MAX_BLOB_SIZE) {
+        return Err(DecodeError::Inflate("zstd: the frame's window is larger than 32 MiB".into()));
+    }
     let mut out = match declared {
         Some(_) => declared_output(declared, MAX_BLOB_SIZE as usize)?,
         None => vec![0u8; MAX_BLOB_SIZE as usize],
     };
-    let mut decoder = ruzstd::decoding::FrameDecoder::new();
-    decoder.set_max_window_size(MAX_BLOB_SIZE);
+    let mut decoder = structured_zstd::decoding::FrameDecoder::new();
     let n = match decoder.decode_all(data, &mut out) {
         Ok(n) => n,
-        Err(ruzstd::decoding::errors::FrameDecoderError::TargetTooSmall) => {
+        Err(structured_zstd::decoding::errors::FrameDecoderError::TargetTooSmall) => {
             return Err(DecodeError::RawSizeMismatch { declared: declared.map_or(-1, i64::from), actual: out.len() as u64 + 1 })
         }
-        // ruzstd's messages nest their causes' debug output: keep the first clause.
+        // The decoder's messages nest their causes' debug output: keep the first clause.
         Err(e) => return Err(DecodeError::Inflate(format!("zstd: {}", e.to_string().split(['(', ':']).next().unwrap_or_default().trim()))),
     };
     if declared.is_some() && n != out.len() {
@@ -117,6 +120,26 @@ fn decompress_zstd(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, Decode
     }
     out.truncate(n);
     Ok(out)
+}
+
+/// The window size in bytes a Zstandard frame's header asks for (RFC 8878 §3.1.1.1.2: the
+/// Window_Descriptor, or with Single_Segment_flag the Frame_Content_Size), or None when the
+/// header is too short to tell (the decoder then reports it).
+fn zstd_window_size(frame: &[u8]) -> Option<u64> {
+    let descriptor = *frame.get(4)?; // after the 4-byte magic number
+    let single_segment = descriptor & 0x20 != 0;
+    if !single_segment {
+        let w = *frame.get(5)?;
+        let base = 1u64 << (10 + (w >> 3));
+        return Some(base + (base / 8) * u64::from(w & 7));
+    }
+    // Frame_Content_Size follows the Dictionary_ID (0, 1, 2 or 4 bytes).
+    let dictionary_bytes = [0, 1, 2, 4][usize::from(descriptor & 3)];
+    let size_bytes = [1, 2, 4, 8][usize::from(descriptor >> 6)];
+    let at = 5 + dictionary_bytes;
+    let raw = frame.get(at..at + size_bytes)?;
+    let value = raw.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+    Some(if size_bytes == 2 { value + 256 } else { value })
 }
 
 fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeError> {
@@ -155,6 +178,24 @@ fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeErr
 mod tests {
     use super::*;
     use crate::proto::Blob;
+
+    #[test]
+    fn a_zstd_window_over_32_mib_is_refused_from_its_header() {
+        let magic = [0x28, 0xb5, 0x2f, 0xfd];
+        // Window_Descriptor: exponent 15, mantissa 0 → 2^25 = 32 MiB (allowed); exponent 16 → 64 MiB.
+        assert_eq!(zstd_window_size(&[&magic[..], &[0x00, 15 << 3]].concat()), Some(32 << 20));
+        assert_eq!(zstd_window_size(&[&magic[..], &[0x00, (15 << 3) | 1]].concat()), Some((32 << 20) + (4 << 20)));
+        // Single segment, 4-byte Frame_Content_Size of 100 MB.
+        let single = [&magic[..], &[0xa0], &100_000_000u32.to_le_bytes()].concat();
+        assert_eq!(zstd_window_size(&single), Some(100_000_000));
+        let big = Blob { raw_size: Some(1000), data: Some(Data::ZstdData(Bytes::from([&single[..], &[0u8; 16]].concat()))) };
+        let err = blob_data(&big.encode_to_vec()).unwrap_err();
+        assert_eq!(err, DecodeError::Inflate("zstd: the frame's window is larger than 32 MiB".into()));
+        // What a real encoder writes passes.
+        let data = vec![7u8; 100_000];
+        let z = crate::encode::blob_with(&data, crate::encode::Compression::Zstd);
+        assert_eq!(&blob_data(&z.encode_to_vec()).unwrap()[..], &data[..]);
+    }
 
     fn zlib_blob(data: &[u8], raw_size: Option<i32>) -> Vec<u8> {
         let mut out = vec![0u8; zlib_rs::compress_bound(data.len())];

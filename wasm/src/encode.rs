@@ -42,7 +42,7 @@ pub fn zlib_blob(data: &[u8]) -> proto::Blob {
 pub enum Compression {
     Raw,
     Zlib,
-    /// A Zstandard frame (RFC 8878), ruzstd's fastest level.
+    /// A Zstandard frame (RFC 8878), structured-zstd's fastest level.
     Zstd,
     /// A raw LZ4 block without frame header, as libosmium writes `lz4_data`.
     Lz4,
@@ -67,7 +67,7 @@ pub fn blob_with(data: &[u8], compression: Compression) -> proto::Blob {
     let data = match compression {
         Compression::Raw => Data::Raw(Bytes::copy_from_slice(data)),
         Compression::Zlib => return zlib_blob(data),
-        Compression::Zstd => Data::ZstdData(Bytes::from(ruzstd::encoding::compress_to_vec(data, ruzstd::encoding::CompressionLevel::Fastest))),
+        Compression::Zstd => Data::ZstdData(Bytes::from(structured_zstd::encoding::compress_to_vec(data, structured_zstd::encoding::CompressionLevel::Fastest))),
         Compression::Lz4 => Data::Lz4Data(Bytes::from(lz4_flex::compress(data))),
     };
     proto::Blob { raw_size, data: Some(data) }
@@ -78,10 +78,18 @@ pub fn blob_with(data: &[u8], compression: Compression) -> proto::Blob {
 ///
 /// Errors: any [`crate::DecodeError`] of reading `file`.
 pub fn reencode(file: &[u8], compression: Compression) -> Result<Vec<u8>, crate::DecodeError> {
+    reencode_with(file, |data| blob_with(data, compression))
+}
+
+/// `file` with every blob decompressed and written again as `blob_of` makes it from the
+/// uncompressed data (e.g. with another encoder); frames, their order and contents are kept.
+///
+/// Errors: any [`crate::DecodeError`] of reading `file`.
+pub fn reencode_with(file: &[u8], blob_of: impl Fn(&[u8]) -> proto::Blob) -> Result<Vec<u8>, crate::DecodeError> {
     let mut out = Vec::with_capacity(file.len());
     for f in crate::frame::frames(file) {
         let f = f?;
-        out.extend(frame(f.kind, &blob_with(&crate::blob::blob_data(f.blob)?, compression)));
+        out.extend(frame(f.kind, &blob_of(&crate::blob::blob_data(f.blob)?)));
     }
     Ok(out)
 }
