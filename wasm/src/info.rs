@@ -242,6 +242,15 @@ pub enum VersionState {
     Deleted,
 }
 
+impl VersionState {
+    /// The state of element `i` of a group: from `states` for a history file, always
+    /// [`VersionState::Current`] for other files (`states` None).
+    #[inline]
+    pub fn of(states: &Option<Vec<VersionState>>, i: usize) -> VersionState {
+        states.as_ref().map_or(VersionState::Current, |s| s[i])
+    }
+}
+
 /// The states of a run of versions, and its first id when that supersedes (see [`version_states`]).
 pub type VersionStates = (Vec<VersionState>, Option<i64>);
 

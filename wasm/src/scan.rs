@@ -203,11 +203,11 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
             lat_offset: block.lat_offset.unwrap_or(0),
             lon_offset: block.lon_offset.unwrap_or(0),
         },
-        date_granularity: block.date_granularity.unwrap_or(1000) as i64,
+        date_granularity: date_granularity(&block),
         as_of: query.as_of(),
         out: BlockScan::default(),
     };
-    let current = |states: &Option<Vec<VersionState>>, i: usize| states.as_ref().is_none_or(|s| s[i] == VersionState::Current);
+    let current = |states: &Option<Vec<VersionState>>, i: usize| VersionState::of(states, i) == VersionState::Current;
     for group in &block.primitivegroup {
         if let Some(dense) = &group.dense {
             scanner.dense_nodes(dense)?;
@@ -259,7 +259,7 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
         lat_offset: block.lat_offset.unwrap_or(0),
         lon_offset: block.lon_offset.unwrap_or(0),
     };
-    let date_granularity = block.date_granularity.unwrap_or(1000) as i64;
+    let date_granularity = date_granularity(&block);
     let mut found = Vec::new();
     let mut keep = |id: i64, lat: i64, lon: i64, state: VersionState| -> Result<(), DecodeError> {
         if wanted.binary_search(&id).is_ok() {
@@ -274,7 +274,6 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
         }
         Ok(())
     };
-    let state = |states: &Option<Vec<VersionState>>, i: usize| states.as_ref().map_or(VersionState::Current, |s| s[i]);
     for group in &block.primitivegroup {
         if let Some(dense) = &group.dense {
             let info = joined(&dense.denseinfo);
@@ -291,13 +290,13 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
                 ids.next_delta(&mut id)?;
                 lats.next_delta(&mut lat)?;
                 lons.next_delta(&mut lon)?;
-                keep(id, lat, lon, state(&states, i))?;
+                keep(id, lat, lon, VersionState::of(&states, i))?;
                 i += 1;
             }
         }
         let states = as_of.map(|at| version_states(&plain_versions(group.nodes.iter().map(|n| (n.id, &n.info)), date_granularity), at).0);
         for (i, node) in group.nodes.iter().enumerate() {
-            keep(node.id, node.lat, node.lon, state(&states, i))?;
+            keep(node.id, node.lat, node.lon, VersionState::of(&states, i))?;
         }
     }
     Ok(found)
@@ -310,18 +309,22 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
 /// Errors: as [`scan_block`].
 pub fn locate_ways(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, Vec<i64>)>, DecodeError> {
     let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
-    let date_granularity = block.date_granularity.unwrap_or(1000) as i64;
+    let date_granularity = date_granularity(&block);
     let mut found = Vec::new();
     for group in &block.primitivegroup {
         let states = as_of.map(|at| version_states(&plain_versions(group.ways.iter().map(|w| (w.id, &w.info)), date_granularity), at).0);
         for (i, way) in group.ways.iter().enumerate() {
-            let current = states.as_ref().is_none_or(|s| s[i] == VersionState::Current);
-            if current && wanted.binary_search(&way.id).is_ok() {
+            if VersionState::of(&states, i) == VersionState::Current && wanted.binary_search(&way.id).is_ok() {
                 found.push((way.id, varint::deltas(packed(&way.refs), "Way refs")?));
             }
         }
     }
     Ok(found)
+}
+
+/// A block's milliseconds per stored timestamp unit (spec: `date_granularity`, default 1000).
+fn date_granularity(block: &proto::PrimitiveBlock) -> i64 {
+    block.date_granularity.unwrap_or(1000) as i64
 }
 
 /// (id, timestamp in seconds, visible) of each node of a DenseNodes group, from its DenseInfo
@@ -509,7 +512,7 @@ impl BlockScanner<'_> {
             }
             self.out.counts.tags += (pairs.len() / 2) as u64;
             let location = self.coords.nano(lat, lon)?;
-            if states.as_ref().is_some_and(|s| s[n as usize - 1] != VersionState::Current) {
+            if VersionState::of(&states, n as usize - 1) != VersionState::Current {
                 self.out.summary.add_node(id, to_e7(location.0), to_e7(location.1));
                 continue;
             }
