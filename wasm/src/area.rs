@@ -128,6 +128,12 @@ impl AreaTest {
         min_lat <= max_lat && d(max_lat) >= a_min_lat && d(min_lat) <= a_max_lat && d(max_lon) >= a_min_lon && d(min_lon) <= a_max_lon
     }
 
+    /// The area's bounds in degrees: `[min_lat, max_lat, min_lon, max_lon]` (nothing outside
+    /// them is inside the area).
+    pub fn bounds(&self) -> [f64; 4] {
+        self.bounds
+    }
+
     /// Whether every point is inside (no test needed).
     pub fn is_everywhere(&self) -> bool {
         matches!(self.area, Area::Everywhere)

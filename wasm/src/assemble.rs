@@ -38,6 +38,7 @@ use crate::area::AreaTest;
 use crate::context::{ContextNodes, CONTEXT_MAX_AREA_KM2};
 use crate::geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
 use crate::info::Meta;
+use crate::index::{BlobIndex, Cells, FileIdentity, IndexBuilder, IndexedPlan};
 use crate::scan::{BlockScan, BlockSummary, Counts, Member, Tag};
 
 /// The kind of a matched element.
@@ -106,7 +107,7 @@ pub struct BlobEntry {
 }
 
 /// What a read learnt about a file (see [`Assembler::file_facts`]).
-#[derive(Debug, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct FileFacts {
     /// OSMData blobs by compression name.
     pub blobs: std::collections::BTreeMap<String, u64>,
@@ -117,7 +118,7 @@ pub struct FileFacts {
 }
 
 /// Smallest and largest id of each element type, None when the file has none.
-#[derive(Debug, Serialize)]
+#[derive(Debug, PartialEq, Serialize)]
 pub struct IdRanges {
     pub node: Option<[i64; 2]>,
     pub way: Option<[i64; 2]>,
@@ -219,6 +220,12 @@ pub struct Assembler {
     view_version: u64,
     /// Bumped whenever `sorted` changes.
     sorted_version: u64,
+    /// What the scans noted for a blob index (a full read that builds one).
+    index_builder: Option<IndexBuilder>,
+    /// The blobs and counts came from a blob index: scans add neither.
+    indexed: bool,
+    /// With an index, where each blob's ways' nodes are (by blob index), for the basemap read.
+    way_cells: FxHashMap<u32, Cells>,
 }
 
 impl Assembler {
@@ -248,6 +255,9 @@ impl Assembler {
             view: Vec::new(),
             view_version: u64::MAX,
             sorted_version: 0,
+            index_builder: None,
+            indexed: false,
+            way_cells: FxHashMap::default(),
         }
     }
 
@@ -281,12 +291,17 @@ impl Assembler {
 
     /// Adds the scan of blob `index` (frame `offset` and `size` in bytes).
     pub fn add_block(&mut self, index: u32, offset: u64, size: u64, scan: BlockScan) {
-        self.counts.add(&scan.counts);
+        if let Some(part) = scan.index {
+            self.index_builder.get_or_insert_with(IndexBuilder::default).add(index, offset, size, scan.summary, part);
+        }
+        if !self.indexed {
+            self.counts.add(&scan.counts);
+            self.blobs.push(BlobEntry { index, offset, size, summary: scan.summary });
+        }
         for &(t, id) in &scan.superseding {
             let latest = self.superseded.entry((ElementType::from_code(t), id)).or_insert(index);
             *latest = (*latest).max(index);
         }
-        self.blobs.push(BlobEntry { index, offset, size, summary: scan.summary });
         if !self.overflowed {
             let a = scan.area_nodes;
             self.locations.add(index, a.ids, a.lats_e7, a.lons_e7);
@@ -381,6 +396,28 @@ impl Assembler {
         }
     }
 
+    /// The blob index the scans noted (when the query asked for one: [`crate::query::PreparedQuery::index`])
+    /// for the file of `identity`, whose OSMHeader frame is at `header_frame` (offset, size).
+    /// None when no scan noted anything.
+    pub fn blob_index(&mut self, identity: FileIdentity, replication_timestamp: Option<i64>, header_frame: (u64, u64)) -> Option<BlobIndex> {
+        Some(self.index_builder.take()?.finish(identity, replication_timestamp, header_frame, self.counts))
+    }
+
+    /// Starts an indexed read: every blob and the file's counts come from `index`, so the
+    /// targeted reads and the basemap can plan from them; `plan` says which blobs the first
+    /// read takes ([`BlobIndex::plan`]). When it skips node blobs of the area, ways are placed
+    /// by the second read.
+    pub fn use_index(&mut self, index: &BlobIndex, plan: &IndexedPlan) {
+        self.blobs = index.entries.iter().map(|e| BlobEntry { index: e.index, offset: e.offset, size: e.size, summary: e.summary }).collect();
+        self.counts = index.counts;
+        self.indexed = true;
+        self.way_cells = index.entries.iter().map(|e| (e.index, e.way_cells.clone())).collect();
+        if !plan.area_nodes_complete {
+            self.overflowed = true;
+            self.locations.clear();
+        }
+    }
+
     /// The blobs whose summary passes `keep`, in file order (a targeted read's plan).
     fn blobs_where(&self, keep: impl Fn(&BlockSummary) -> bool) -> Vec<BlobEntry> {
         let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| keep(&b.summary)).copied().collect();
@@ -427,7 +464,8 @@ impl Assembler {
             return Err(format!("no basemap: the area holds more than {} nodes", self.budget));
         }
         let (ids, lats, lons) = self.locations.to_sorted();
-        let blobs = self.blobs_where(|s| s.min_way_id <= s.max_way_id);
+        let mut blobs = self.blobs_where(|s| s.min_way_id <= s.max_way_id && self.area.meets_bbox_e7(s.way_bbox_e7));
+        blobs.retain(|b| self.way_cells.get(&b.index).is_none_or(|c| c.meet(&self.area)));
         Ok((ContextNodes::new(ids, lats, lons), blobs))
     }
 

@@ -10,6 +10,7 @@ use crate::blob::blob_data;
 use crate::context::ContextNodes;
 use crate::frame::decode_blob_header;
 use crate::header::decode_header;
+use crate::index::{BlobIndex, FileIdentity};
 use crate::query::{PreparedQuery, Query};
 use crate::scan::{locate_nodes, scan_blob, BlockScan};
 
@@ -99,6 +100,13 @@ impl BlobScanner {
     }
 }
 
+/// A file's identity for its blob index (16 bytes, [`FileIdentity`]): `size` in bytes, `head`
+/// and `tail` its first and last `min(size, 1 MiB)` bytes.
+#[wasm_bindgen(js_name = fileIdentity)]
+pub fn file_identity(size: f64, head: &[u8], tail: &[u8]) -> Vec<u8> {
+    FileIdentity::of(size as u64, head, tail).to_bytes().to_vec()
+}
+
 /// The answer of one query, assembled in the query worker from the decode workers' scans.
 #[wasm_bindgen]
 pub struct QueryAssembler {
@@ -111,6 +119,8 @@ pub struct QueryAssembler {
     /// The basemap read's nodes until taken, or why there is no basemap.
     context_nodes: Vec<f64>,
     context_note: Option<String>,
+    /// The query, for planning an indexed read.
+    query: PreparedQuery,
 }
 
 fn element_type(name: &str) -> Result<ElementType, JsError> {
@@ -130,7 +140,42 @@ impl QueryAssembler {
     pub fn new(query_json: &str, budget: u32) -> Result<QueryAssembler, JsError> {
         let query = Query::from_json(query_json)?.prepare()?;
         let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
-        Ok(QueryAssembler { inner: Assembler::new(query.area, budget).with_inside_all(query.inside == crate::query::Inside::All), plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys() })
+        let inner = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == crate::query::Inside::All);
+        Ok(QueryAssembler { inner, plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys(), query })
+    }
+
+    /// Starts an indexed read from `index` (a blob index file, `docs/blob-index.md`) of the file
+    /// whose identity is `identity` ([`file_identity`]). Returns the frames the first read
+    /// takes as `[index, offset, size, 0, 0]` each, the OSMHeader's first; the targeted reads
+    /// and the basemap plan from the index too. Call before any `addBlock`; not for history
+    /// files.
+    ///
+    /// Throws "the blob index is corrupt (…)" or "… of another file, or of this file before it
+    /// changed" ([`crate::index::IndexError`]); the assembler is then unchanged.
+    #[wasm_bindgen(js_name = useIndex)]
+    pub fn use_index(&mut self, index: &[u8], identity: &[u8]) -> Result<Vec<f64>, JsError> {
+        let identity = FileIdentity::from_bytes(identity).ok_or_else(|| JsError::new("a file identity has 16 bytes"))?;
+        let index = BlobIndex::decode(index)?.check(identity)?;
+        let plan = index.plan(&self.query);
+        self.inner.use_index(&index, &plan);
+        let (offset, size) = index.header_frame;
+        let mut out = vec![0.0, offset as f64, size as f64, 0.0, 0.0];
+        for &i in &plan.entries {
+            let e = &index.entries[i];
+            out.extend([e.index as f64, e.offset as f64, e.size as f64, 0.0, 0.0]);
+        }
+        Ok(out)
+    }
+
+    /// The blob index the full read's scans noted (the query had `"index": true`), in its file
+    /// format, for the file of `identity` ([`file_identity`]); `replication_timestamp` is the
+    /// header's (seconds since the epoch, NaN for none), `header_offset` and `header_size` its
+    /// frame's (bytes). Undefined when no scan noted anything. Call once the read is done.
+    #[wasm_bindgen(js_name = blobIndex)]
+    pub fn blob_index(&mut self, identity: &[u8], replication_timestamp: f64, header_offset: f64, header_size: f64) -> Option<Vec<u8>> {
+        let identity = FileIdentity::from_bytes(identity)?;
+        let ts = (!replication_timestamp.is_nan()).then_some(replication_timestamp as i64);
+        Some(self.inner.blob_index(identity, ts, (header_offset as u64, header_size as u64))?.encode())
     }
 
     /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes). Returns whether

@@ -123,6 +123,22 @@ impl Expr {
         Ok(expr)
     }
 
+    /// Whether an element of a block whose string table passes `has` (a set test that may say
+    /// yes wrongly, never no wrongly, such as a Bloom filter) can satisfy the query. False only
+    /// when a string the query needs is surely absent: an exact key, and an exact value with it.
+    /// Conservative elsewhere: key prefixes, regular expressions' values and negations admit.
+    pub fn admits(&self, has: &impl Fn(&[u8]) -> bool) -> bool {
+        match self {
+            Expr::And(parts) => parts.iter().all(|p| p.admits(has)),
+            Expr::Or(parts) => parts.iter().any(|p| p.admits(has)),
+            Expr::Not(_) | Expr::Type(_) => true,
+            Expr::Tag { key: KeyPattern::Prefix(_), .. } => true,
+            Expr::Tag { key: KeyPattern::Exact(k), value } => {
+                has(k.as_bytes()) && !matches!(value, ValueTest::Equals(v) if !has(v.as_bytes()))
+            }
+        }
+    }
+
     /// The exact keys the query names, in order, each once (the table's first tag columns).
     pub fn keys(&self) -> Vec<String> {
         let mut out = Vec::new();

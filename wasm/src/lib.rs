@@ -19,6 +19,7 @@ pub mod fixtures;
 pub mod frame;
 pub mod geometry;
 pub mod header;
+pub mod index;
 pub mod info;
 pub mod locations;
 pub mod query;
@@ -47,6 +48,8 @@ pub struct FileScan {
     pub context: Result<Vec<i32>, String>,
     /// What the read learnt about the file (blobs by compression, counts, id ranges).
     pub facts: assemble::FileFacts,
+    /// The file's blob index, when the query asked the scans for it ([`query::PreparedQuery::index`]).
+    pub index: Option<index::BlobIndex>,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -65,22 +68,63 @@ pub fn scan_file_prepared(file: &[u8], prepared: &query::PreparedQuery) -> Resul
 /// [`scan_file_prepared`] keeping at most `budget` node locations during the first read (the
 /// rest come from a targeted second read, as in the browser).
 pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budget: usize) -> Result<FileScan, DecodeError> {
+    scan_file_with(file, prepared, budget, None)
+}
+
+/// [`scan_file_prepared`] reading only the blobs `index` says the query needs (as the browser
+/// does on a second query), or every blob for a history file.
+///
+/// Errors: as [`scan_file`]; the index must be this file's (see [`index::BlobIndex::check`]).
+pub fn scan_file_indexed(file: &[u8], prepared: &query::PreparedQuery, index: &index::BlobIndex) -> Result<FileScan, DecodeError> {
+    scan_file_with(file, prepared, assemble::DEFAULT_LOCATION_BUDGET, Some(index))
+}
+
+/// A frame of a file in memory: `(frame index, offset, size, kind, blob)`.
+type FrameIn<'a> = (u32, u64, u64, &'a str, &'a [u8]);
+
+/// The frames a read takes: every frame in file order, or with an index the header's and
+/// the planned blobs'.
+fn first_read_frames<'a>(file: &'a [u8], plan: Option<(&index::BlobIndex, &index::IndexedPlan)>) -> Result<Vec<FrameIn<'a>>, DecodeError> {
+    let Some((index, plan)) = plan else {
+        return frame::frames(file).enumerate().map(|(i, f)| f.map(|f| (i as u32, f.offset, f.end - f.offset, f.kind, f.blob))).collect();
+    };
+    let (offset, size) = index.header_frame;
+    let (kind, blob) = frame::frame_at(file, offset)?;
+    let mut frames = vec![(0, offset, size, kind, blob)];
+    for &i in &plan.entries {
+        let e = &index.entries[i];
+        let (kind, blob) = frame::frame_at(file, e.offset)?;
+        frames.push((e.index, e.offset, e.size, kind, blob));
+    }
+    Ok(frames)
+}
+
+fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, index: Option<&index::BlobIndex>) -> Result<FileScan, DecodeError> {
     let mut header = None;
     let mut assembler = assemble::Assembler::new(prepared.area.clone(), budget).with_inside_all(prepared.inside == query::Inside::All);
     let mut query = prepared.clone();
-    for (index, frame) in frame::frames(file).enumerate() {
-        let frame = frame?;
-        match (frame.kind, &header) {
+    let plan = index.map(|index| (index, index.plan(prepared)));
+    if let Some((index, plan)) = &plan {
+        assembler.use_index(index, plan);
+        query.area_nodes = !assembler.overflowed();
+    }
+    let mut header_frame = (0, 0);
+    for (index, offset, size, kind, blob) in first_read_frames(file, plan.as_ref().map(|(i, p)| (*i, p)))? {
+        match (kind, &header) {
             ("OSMHeader", None) => {
-                let h = header::decode_header(&blob::blob_data(frame.blob)?)?;
+                let h = header::decode_header(&blob::blob_data(blob)?)?;
                 query.history = h.is_history();
+                query.index &= !query.history; // no index of a history file (see BlobIndex::plan)
+                if query.history && plan.is_some() {
+                    return scan_file_with(file, prepared, budget, None);
+                }
                 header = Some(h);
+                header_frame = (offset, size);
             }
             (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
             ("OSMData", Some(_)) => {
-                let scan = scan::scan_blob(frame.blob, &query)?;
-                let size = frame.end - frame.offset;
-                assembler.add_block(index as u32, frame.offset, size, scan);
+                let scan = scan::scan_blob(blob, &query)?;
+                assembler.add_block(index, offset, size, scan);
                 query.area_nodes = !assembler.overflowed();
             }
             _ => {}
@@ -114,7 +158,8 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
         }
     };
     let facts = assembler.file_facts();
-    Ok(FileScan { header, counts, matches, shapes, context, facts })
+    let index = assembler.blob_index(index::FileIdentity::of_file(file), header.replication_timestamp, header_frame);
+    Ok(FileScan { header, counts, matches, shapes, context, facts, index })
 }
 
 /// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in

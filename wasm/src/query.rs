@@ -35,6 +35,8 @@ pub struct Query {
     /// The file is a history file (its header requires `HistoricalInformation`): elements are
     /// versions, and the answer is as of `at`. Set by the reader once it has read the header.
     pub history: bool,
+    /// Scans note what the blob index needs (a full read that builds one).
+    pub index: bool,
 }
 
 /// The JSON form the web workers send (see [`Query::from_json`]).
@@ -48,6 +50,8 @@ struct QueryJson {
     at: Option<i64>,
     #[serde(default)]
     history: bool,
+    #[serde(default)]
+    index: bool,
 }
 
 impl Query {
@@ -56,14 +60,15 @@ impl Query {
     /// Errors: [`DecodeError::Query`] with the syntax error's column and what was expected.
     pub fn from_tags(text: &str, area: Area) -> Result<Query, DecodeError> {
         let expr = Expr::parse(text).map_err(|e| DecodeError::Query(e.to_string()))?;
-        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any, at: None, history: false })
+        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any, at: None, history: false, index: false })
     }
 
     /// Parses the JSON form the web workers send: `{"q":"amenity=cafe or shop",
     /// "area":{"circle":{"lat":60.17,"lon":24.94,"radius":1000}},"inside":"any"}` (area also
     /// `"everywhere"` or `{"bbox":{"min_lon":…,"min_lat":…,"max_lon":…,"max_lat":…}}`; `inside`
     /// `"any"` by default, or `"all"`; `at`: seconds since the Unix epoch, the moment a history
-    /// file is answered as of; `history`: the file is one, set once its header is read).
+    /// file is answered as of; `history`: the file is one, set once its header is read; `index`:
+    /// the scans note what the blob index needs).
     ///
     /// Errors: [`DecodeError::Query`] for malformed JSON, a syntax error (with its column), or an
     /// invalid area.
@@ -73,6 +78,7 @@ impl Query {
         query.inside = raw.inside;
         query.at = raw.at;
         query.history = raw.history;
+        query.index = raw.index;
         query.prepare()?;
         Ok(query)
     }
@@ -82,7 +88,7 @@ impl Query {
     /// Errors: [`DecodeError::Query`] as for [`Area::prepare`].
     pub fn prepare(&self) -> Result<PreparedQuery, DecodeError> {
         let (expr, area, inside) = (self.expr.clone(), self.area.prepare()?, self.inside);
-        Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, at: self.at, history: self.history })
+        Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, at: self.at, history: self.history, index: self.index })
     }
 }
 
@@ -100,13 +106,15 @@ pub struct PreparedQuery {
     /// As [`Query::at`] and [`Query::history`].
     pub at: Option<i64>,
     pub history: bool,
+    /// Whether scans note what the blob index needs ([`crate::index::IndexPart`]).
+    pub index: bool,
 }
 
 impl PreparedQuery {
     /// A query that only counts elements and tags (a full decode, nothing kept).
     pub fn count_only() -> PreparedQuery {
         let area = Area::Everywhere.prepare().expect("the whole world is a valid area");
-        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false, at: None, history: false }
+        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false, at: None, history: false, index: false }
     }
 
     /// For a history file, the moment versions are chosen at (seconds since the Unix epoch;

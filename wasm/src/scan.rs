@@ -12,6 +12,7 @@ use crate::proto;
 use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
 use crate::locations::NO_LOCATION;
+use crate::index::{Cells, IndexPart, RefBuckets, StringFilter};
 use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, joined, packed, Varints};
 
@@ -110,6 +111,9 @@ pub struct BlockSummary {
     /// Bbox of its nodes in 1e-7 degrees: `[min_lat, min_lon, max_lat, max_lon]`
     /// (inverted, min > max, when it has no node).
     pub bbox_e7: [i32; 4],
+    /// Bbox of the nodes of its ways in 1e-7 degrees, [`crate::index::WORLD_E7`] when unknown
+    /// (a scan does not know it; the blob index does).
+    pub way_bbox_e7: [i32; 4],
     /// Smallest and largest way id in the block (`i64::MAX`, `i64::MIN` when it has no way).
     pub min_way_id: i64,
     pub max_way_id: i64,
@@ -130,6 +134,7 @@ impl Default for BlockSummary {
             min_node_id: i64::MAX,
             max_node_id: i64::MIN,
             bbox_e7: [i32::MAX, i32::MAX, i32::MIN, i32::MIN],
+            way_bbox_e7: crate::index::WORLD_E7,
             min_way_id: i64::MAX,
             max_way_id: i64::MIN,
             min_relation_id: i64::MAX,
@@ -184,6 +189,9 @@ pub struct BlockScan {
     /// earlier block ended with (see [`info::version_states`]).
     #[serde(default)]
     pub superseding: Vec<(u8, i64)>,
+    /// What the blob index notes of this block, when the query asks ([`PreparedQuery::index`]).
+    #[serde(default)]
+    pub index: Option<IndexPart>,
 }
 
 /// Decodes the uncompressed data of an `OSMData` blob and scans it against `query`.
@@ -205,7 +213,8 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
         },
         date_granularity: date_granularity(&block),
         as_of: query.as_of(),
-        out: BlockScan::default(),
+        refs: query.index.then(RefBuckets::default),
+        out: BlockScan { index: query.index.then(|| IndexPart { strings: StringFilter::of(&block.stringtable.s), ..IndexPart::default() }), ..BlockScan::default() },
     };
     let current = |states: &Option<Vec<VersionState>>, i: usize| VersionState::of(states, i) == VersionState::Current;
     for group in &block.primitivegroup {
@@ -231,6 +240,9 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
         scanner.out.superseding.extend(first.flatten().map(|id| (2, id)));
     }
     scanner.out.area_nodes.sort_by_id();
+    if let (Some(part), Some(refs)) = (&mut scanner.out.index, scanner.refs) {
+        part.ref_runs = refs.runs();
+    }
     Ok(scanner.out)
 }
 
@@ -390,6 +402,8 @@ struct BlockScanner<'a> {
     date_granularity: i64,
     /// History files: the moment versions are chosen at ([`PreparedQuery::as_of`]).
     as_of: Option<i64>,
+    /// The ways' ref buckets, when the blob index is being built.
+    refs: Option<RefBuckets>,
     out: BlockScan,
 }
 
@@ -452,6 +466,9 @@ impl BlockScanner<'_> {
     ) {
         let (lat_e7, lon_e7) = (to_e7(lat_nano), to_e7(lon_nano));
         self.out.summary.add_node(id, lat_e7, lon_e7);
+        if let Some(part) = &mut self.out.index {
+            part.node_cells.add(lat_e7, lon_e7);
+        }
         let (lat, lon) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
         if !self.query.collect || !self.query.area.contains(lat, lon) {
             return;
@@ -601,6 +618,9 @@ impl BlockScanner<'_> {
         self.out.summary.min_way_id = self.out.summary.min_way_id.min(way.id);
         self.out.summary.max_way_id = self.out.summary.max_way_id.max(way.id);
         self.out.counts.way_refs += varint::count(packed(&way.refs))? as u64;
+        if self.refs.is_some() {
+            self.note_way_for_index(way)?;
+        }
         let pairs = || way.keys.iter().copied().zip(way.vals.iter().copied());
         if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Way, pairs) {
             return Ok(()); // refs are decoded only for ways that can match
@@ -618,6 +638,24 @@ impl BlockScanner<'_> {
         }
         self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None, vertices: Vec::new(), meta });
         Ok(())
+    }
+
+    /// Notes where a way's nodes are for the blob index: the bbox of its own locations
+    /// (LocationsOnWays), else the buckets of its refs.
+    fn note_way_for_index(&mut self, way: &proto::Way) -> Result<(), DecodeError> {
+        if !packed(&way.lat).is_empty() {
+            let (_, vertices) = self.way_locations(way)?;
+            let part = self.out.index.as_mut().expect("an index part with ref buckets");
+            let b = part.way_bbox_e7.get_or_insert([i32::MAX, i32::MAX, i32::MIN, i32::MIN]);
+            let cells = part.way_cells.get_or_insert_with(Cells::default);
+            for [lat, lon] in vertices {
+                *b = [b[0].min(lat), b[1].min(lon), b[2].max(lat), b[3].max(lon)];
+                cells.add(lat, lon);
+            }
+            return Ok(());
+        }
+        let buckets = self.refs.as_mut().expect("ref buckets");
+        varint::for_each_delta(packed(&way.refs), "Way refs", |id| buckets.add(id))
     }
 
     /// From a way's own lat/lon arrays (LocationsOnWays): the mean location of its nodes in the

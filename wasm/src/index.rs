@@ -1,0 +1,606 @@
+//! The blob index: what each OSMData blob of a file holds, so a later query reads only the blobs
+//! that can hold a match or a location a match needs. Written during a full read (the scans
+//! carry an [`IndexPart`] when the query asks for one), kept beside the file or in the browser,
+//! and checked against the file's identity before use. Format: `docs/blob-index.md`.
+//!
+//! Per blob: its frame's byte offset and size, element id ranges per type, the bbox of its
+//! nodes, a bbox for its ways (from LocationsOnWays, or from the node blobs their refs fall
+//! into), and a Bloom filter of its string table ([`StringFilter`]) so a query that needs a
+//! string the block lacks skips it ([`crate::expr::Expr::admits`]).
+
+use serde::{Deserialize, Serialize};
+use twox_hash::XxHash64;
+
+use crate::area::AreaTest;
+use crate::query::PreparedQuery;
+use crate::scan::{BlockSummary, Counts};
+
+/// The first 8 bytes of an index file.
+pub const MAGIC: [u8; 8] = *b"PBFIDX\r\n";
+/// The format version this crate writes and reads.
+pub const VERSION: u32 = 1;
+/// How many bytes at each end of the file its identity hashes (1 MiB).
+pub const IDENTITY_SPAN: u64 = 1 << 20;
+/// Bloom filter bits per string of a block's table, and the filter's largest size (bits):
+/// with [`PROBES`] probes a string the table lacks passes about 9 % of the time, a key=value
+/// pair under 1 %, and the index stays under 1 % of the file (README, "Measured decisions").
+const BITS_PER_STRING: usize = 5;
+const MAX_FILTER_BITS: usize = 1 << 16;
+const PROBES: u32 = 3;
+/// Way refs are grouped by `id >> REF_BUCKET_SHIFT` when a way blob's refs are noted: a
+/// bucket straddles at most two node blobs of a sorted file, which keeps the way bbox tight.
+pub const REF_BUCKET_SHIFT: u32 = 12;
+/// A bbox that meets every area: what is known of a blob's ways without their nodes.
+pub const WORLD_E7: [i32; 4] = [i32::MIN, i32::MIN, i32::MAX, i32::MAX];
+
+/// A file's identity: its size in bytes and the XXH64 of its first and last MiB (the whole
+/// file when smaller). An index is used only for the file whose identity it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileIdentity {
+    pub size: u64,
+    pub head_tail_hash: u64,
+}
+
+impl FileIdentity {
+    /// The identity of a file of `size` bytes whose first `min(size, 1 MiB)` bytes are `head`
+    /// and last `min(size, 1 MiB)` bytes are `tail` (they overlap in a small file).
+    pub fn of(size: u64, head: &[u8], tail: &[u8]) -> FileIdentity {
+        let mut h = XxHash64::with_seed(0);
+        std::hash::Hasher::write(&mut h, head);
+        std::hash::Hasher::write(&mut h, tail);
+        FileIdentity { size, head_tail_hash: std::hash::Hasher::finish(&h) }
+    }
+
+    /// The identity of a whole file held in memory.
+    pub fn of_file(file: &[u8]) -> FileIdentity {
+        let span = file.len().min(IDENTITY_SPAN as usize);
+        FileIdentity::of(file.len() as u64, &file[..span], &file[file.len() - span..])
+    }
+
+    /// As 16 bytes: size then hash, little-endian (the form the web workers pass around).
+    pub fn to_bytes(self) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        out[..8].copy_from_slice(&self.size.to_le_bytes());
+        out[8..].copy_from_slice(&self.head_tail_hash.to_le_bytes());
+        out
+    }
+
+    /// The inverse of [`FileIdentity::to_bytes`]; None unless `bytes` has 16 bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Option<FileIdentity> {
+        let b: &[u8; 16] = bytes.try_into().ok()?;
+        Some(FileIdentity { size: u64_at(b, 0), head_tail_hash: u64_at(b, 8) })
+    }
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// A Bloom filter of the strings of one block's string table (XXH64 of each string, double
+/// hashing, [`PROBES`] probes, a multiple of 64 bits, a probe's bit `(h × bits) >> 32` of a
+/// 32-bit hash `h`). Empty: nothing is known, every string may be there.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StringFilter {
+    pub words: Vec<u64>,
+}
+
+impl StringFilter {
+    /// The filter of `table` (a PrimitiveBlock's `stringtable.s`).
+    pub fn of(table: &[impl AsRef<[u8]>]) -> StringFilter {
+        let bits = (table.len() * BITS_PER_STRING).clamp(64, MAX_FILTER_BITS).next_multiple_of(64);
+        let mut filter = StringFilter { words: vec![0; bits / 64] };
+        for s in table {
+            for bit in filter.probes(s.as_ref()) {
+                filter.words[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        filter
+    }
+
+    /// Whether `s` may be in the table (false: surely not).
+    pub fn may_contain(&self, s: &[u8]) -> bool {
+        self.words.is_empty() || self.probes(s).all(|bit| self.words[bit / 64] >> (bit % 64) & 1 == 1)
+    }
+
+    fn probes(&self, s: &[u8]) -> impl Iterator<Item = usize> {
+        let h = XxHash64::oneshot(0, s);
+        let (h1, h2) = (h as u32, (h >> 32) as u32 | 1);
+        let bits = self.words.len() as u64 * 64;
+        (0..PROBES).map(move |i| ((h1.wrapping_add(i.wrapping_mul(h2)) as u64 * bits) >> 32) as usize)
+    }
+}
+
+/// The grid level at which blobs' points are noted: 2^12 × 2^12 cells over lon × lat, a cell
+/// 0.088° × 0.044° (about 5 km), a city query meets a few.
+pub const CELL_LEVEL: u8 = 12;
+/// Cells a blob keeps in the index; more are merged into coarser cells (a blob whose points
+/// spread over a country keeps a coarse cover, one with a few far outliers a fine one).
+pub const MAX_CELLS: usize = 48;
+
+/// The grid cells holding a blob's points: cell `(y << level) | x` of a 2^level × 2^level grid
+/// over lon [-180, 180] × lat [-90, 90], ids ascending. A better "where" than a bbox when a
+/// blob's points lie in a few clusters (a long ferry route among a town's streets). Level 0
+/// with cell 0 is the whole world (unknown); no cell, no point.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cells {
+    pub level: u8,
+    pub ids: Vec<u32>,
+}
+
+impl Default for Cells {
+    fn default() -> Self {
+        Cells { level: CELL_LEVEL, ids: Vec::new() }
+    }
+}
+
+/// Cell column and row of a point (1e-7 degrees) at `level`, clamped to the grid.
+fn cell_xy(lat_e7: i64, lon_e7: i64, level: u8) -> (u32, u32) {
+    let n = 1i64 << level;
+    let x = ((lon_e7 + 1_800_000_000) * n).div_euclid(3_600_000_000).clamp(0, n - 1);
+    let y = ((lat_e7 + 900_000_000) * n).div_euclid(1_800_000_000).clamp(0, n - 1);
+    (x as u32, y as u32)
+}
+
+impl Cells {
+    /// The whole world: every area meets it.
+    pub fn world() -> Cells {
+        Cells { level: 0, ids: vec![0] }
+    }
+
+    /// Notes a point (1e-7 degrees) at [`CELL_LEVEL`]; call [`Cells::tidy`] once all are in.
+    #[inline]
+    pub fn add(&mut self, lat_e7: i32, lon_e7: i32) {
+        debug_assert_eq!(self.level, CELL_LEVEL);
+        // cell_xy at the constant level, in unsigned arithmetic (a multiply, no division).
+        let n = 1u64 << CELL_LEVEL;
+        let x = ((lon_e7 as i64 + 1_800_000_000).clamp(0, 3_599_999_999) as u64 * n / 3_600_000_000) as u32;
+        let y = ((lat_e7 as i64 + 900_000_000).clamp(0, 1_799_999_999) as u64 * n / 1_800_000_000) as u32;
+        let id = (y << CELL_LEVEL) | x;
+        if self.ids.last() != Some(&id) {
+            self.ids.push(id);
+        }
+    }
+
+    /// Sorts the ids and drops repeats.
+    pub fn tidy(&mut self) {
+        self.ids.sort_unstable();
+        self.ids.dedup();
+    }
+
+    /// Adds the cells of `other` (both at the same level).
+    pub fn extend(&mut self, other: &Cells) {
+        debug_assert_eq!(self.level, other.level);
+        self.ids.extend_from_slice(&other.ids);
+    }
+
+    /// These cells merged into coarser ones until at most `max` remain.
+    pub fn coarsened(mut self, max: usize) -> Cells {
+        self.tidy();
+        while self.ids.len() > max && self.level > 0 {
+            let level = self.level;
+            for id in &mut self.ids {
+                let (x, y) = (*id & ((1 << level) - 1), *id >> level);
+                *id = ((y >> 1) << (level - 1)) | (x >> 1);
+            }
+            self.level -= 1;
+            self.tidy();
+        }
+        self
+    }
+
+    /// Whether a cell meets the area's bounds (conservative, as [`AreaTest::meets_bbox_e7`]).
+    pub fn meet(&self, area: &AreaTest) -> bool {
+        let [min_lat, max_lat, min_lon, max_lon] = area.bounds();
+        let e7 = |d: f64| (d * 1e7).round() as i64;
+        let (x0, y0) = cell_xy(e7(min_lat), e7(min_lon), self.level);
+        let (x1, y1) = cell_xy(e7(max_lat), e7(max_lon), self.level);
+        let mask = (1u32 << self.level) - 1;
+        self.ids.iter().any(|&id| (x0..=x1).contains(&(id & mask)) && (y0..=y1).contains(&(id >> self.level)))
+    }
+}
+
+/// What a scan notes for the index besides its [`BlockSummary`] (only when the query asks).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexPart {
+    pub strings: StringFilter,
+    /// The cells of the block's nodes, at [`CELL_LEVEL`].
+    pub node_cells: Cells,
+    /// The ways' node refs as runs of ref buckets (`id >> REF_BUCKET_SHIFT`), inclusive,
+    /// ascending; empty when the ways carry their own locations.
+    pub ref_runs: Vec<(i64, i64)>,
+    /// The bbox of the ways' nodes in 1e-7 degrees, `[min_lat, min_lon, max_lat, max_lon]`,
+    /// and their cells, when the ways carry locations (LocationsOnWays).
+    pub way_bbox_e7: Option<[i32; 4]>,
+    pub way_cells: Option<Cells>,
+}
+
+/// Collects ref buckets while a block's ways are decoded: repeats next to each other are
+/// dropped at once, the rest whenever the list doubles (a way blob meets a few thousand
+/// buckets, its refs number ten times that).
+#[derive(Debug)]
+pub struct RefBuckets {
+    ids: Vec<i64>,
+    tidy_at: usize,
+}
+
+impl Default for RefBuckets {
+    fn default() -> Self {
+        RefBuckets { ids: Vec::new(), tidy_at: 4096 }
+    }
+}
+
+impl RefBuckets {
+    #[inline]
+    pub fn add(&mut self, node_id: i64) {
+        let b = node_id >> REF_BUCKET_SHIFT;
+        if self.ids.last() != Some(&b) {
+            self.ids.push(b);
+            if self.ids.len() >= self.tidy_at {
+                self.ids.sort_unstable();
+                self.ids.dedup();
+                self.tidy_at = (self.ids.len() * 2).max(4096);
+            }
+        }
+    }
+
+    /// The buckets as ascending inclusive runs.
+    pub fn runs(mut self) -> Vec<(i64, i64)> {
+        self.ids.sort_unstable();
+        self.ids.dedup();
+        let mut runs: Vec<(i64, i64)> = Vec::new();
+        for b in self.ids {
+            match runs.last_mut() {
+                Some(last) if last.1 + 1 == b => last.1 = b,
+                _ => runs.push((b, b)),
+            }
+        }
+        runs
+    }
+}
+
+/// One OSMData blob in the index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexEntry {
+    /// The frame's position in the file (the OSMHeader is 0) and its byte offset and size
+    /// (BlobHeader length, BlobHeader and Blob).
+    pub index: u32,
+    pub offset: u64,
+    pub size: u64,
+    /// Its summary, `way_bbox_e7` included ([`WORLD_E7`] when unknown).
+    pub summary: BlockSummary,
+    /// Where its nodes are, and where its ways' nodes are ([`Cells::world`] when unknown).
+    pub node_cells: Cells,
+    pub way_cells: Cells,
+    pub strings: StringFilter,
+}
+
+impl IndexEntry {
+    pub fn has_ways(&self) -> bool {
+        self.summary.min_way_id <= self.summary.max_way_id
+    }
+
+    pub fn has_relations(&self) -> bool {
+        self.summary.min_relation_id <= self.summary.max_relation_id
+    }
+
+    /// Whether a node of the blob can lie in `area` (by its bbox and cells).
+    pub fn nodes_meet(&self, area: &AreaTest) -> bool {
+        area.meets_bbox_e7(self.summary.bbox_e7) && self.node_cells.meet(area)
+    }
+
+    /// Whether a node of one of the blob's ways can lie in `area`.
+    pub fn ways_meet(&self, area: &AreaTest) -> bool {
+        area.meets_bbox_e7(self.summary.way_bbox_e7) && self.way_cells.meet(area)
+    }
+}
+
+/// A file's blob index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobIndex {
+    pub identity: FileIdentity,
+    /// The header's `osmosis_replication_timestamp` (seconds since the epoch), if any.
+    pub replication_timestamp: Option<i64>,
+    /// The OSMHeader's frame: byte offset and size.
+    pub header_frame: (u64, u64),
+    /// Element counts of the whole file.
+    pub counts: Counts,
+    /// Every OSMData blob, in file order.
+    pub entries: Vec<IndexEntry>,
+}
+
+/// Why an index cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IndexError {
+    /// Not an index, a version this build does not read, cut short, or a checksum mismatch.
+    Corrupt(String),
+    /// An index of another file, or of this file before it changed.
+    Stale,
+}
+
+impl std::fmt::Display for IndexError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IndexError::Corrupt(why) => write!(f, "the blob index is corrupt ({why})"),
+            IndexError::Stale => write!(f, "the blob index is of another file, or of this file before it changed"),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+/// Builds a [`BlobIndex`] from a full read's blobs (in any order).
+#[derive(Debug, Default)]
+pub struct IndexBuilder {
+    blobs: Vec<(u32, u64, u64, BlockSummary, IndexPart)>,
+}
+
+impl IndexBuilder {
+    /// Notes blob `index` (frame at `offset`, `size` bytes) with its scan's summary and part.
+    pub fn add(&mut self, index: u32, offset: u64, size: u64, summary: BlockSummary, part: IndexPart) {
+        self.blobs.push((index, offset, size, summary, part));
+    }
+
+    /// The index, each way blob's bbox and cells being the union of those of the node blobs
+    /// its ref buckets meet. When node blobs' id ranges overlap (an unsorted file) that would
+    /// not be safe, and way blobs without locations get [`WORLD_E7`] and [`Cells::world`].
+    pub fn finish(mut self, identity: FileIdentity, replication_timestamp: Option<i64>, header_frame: (u64, u64), counts: Counts) -> BlobIndex {
+        self.blobs.sort_by_key(|b| b.0);
+        for b in &mut self.blobs {
+            b.4.node_cells.tidy();
+        }
+        let mut node_blobs: Vec<(&BlockSummary, &Cells)> = self.blobs.iter().filter(|b| b.3.has_nodes()).map(|b| (&b.3, &b.4.node_cells)).collect();
+        node_blobs.sort_by_key(|(s, _)| s.min_node_id);
+        let disjoint = node_blobs.windows(2).all(|w| w[0].0.max_node_id < w[1].0.min_node_id);
+        // Where a way blob's nodes are: the union of the node blobs its ref buckets meet.
+        let where_ways = |part: &IndexPart| -> ([i32; 4], Cells) {
+            if let (Some(b), Some(c)) = (part.way_bbox_e7, &part.way_cells) {
+                return (b, c.clone());
+            }
+            if !disjoint {
+                return (WORLD_E7, Cells::world());
+            }
+            // Positions in `node_blobs` (ascending ids) of the blobs the runs meet, each once.
+            let mut hit: Vec<usize> = Vec::new();
+            for &(lo, hi) in &part.ref_runs {
+                let (first, last) = (lo << REF_BUCKET_SHIFT, ((hi + 1) << REF_BUCKET_SHIFT).wrapping_sub(1));
+                let start = node_blobs.partition_point(|(s, _)| s.max_node_id < first).max(hit.last().map_or(0, |&h| h + 1));
+                hit.extend((start..node_blobs.len()).take_while(|&i| node_blobs[i].0.min_node_id <= last));
+            }
+            let (mut bbox, mut cells) = ([i32::MAX, i32::MAX, i32::MIN, i32::MIN], Cells::default());
+            for i in hit {
+                bbox = union(bbox, node_blobs[i].0.bbox_e7);
+                cells.extend(node_blobs[i].1);
+            }
+            (bbox, cells)
+        };
+        let entries = self
+            .blobs
+            .iter()
+            .map(|(index, offset, size, summary, part)| {
+                let (way_bbox_e7, way_cells) = if summary.min_way_id <= summary.max_way_id { where_ways(part) } else { (WORLD_E7, Cells::default()) };
+                IndexEntry {
+                    index: *index,
+                    offset: *offset,
+                    size: *size,
+                    summary: BlockSummary { way_bbox_e7, ..*summary },
+                    node_cells: part.node_cells.clone().coarsened(MAX_CELLS),
+                    way_cells: way_cells.coarsened(MAX_CELLS),
+                    strings: part.strings.clone(),
+                }
+            })
+            .collect();
+        BlobIndex { identity, replication_timestamp, header_frame, counts, entries }
+    }
+}
+
+fn union(a: [i32; 4], b: [i32; 4]) -> [i32; 4] {
+    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+}
+
+/// Fixed bytes per entry before its filter's words (see `docs/blob-index.md`).
+const ENTRY_FIXED: usize = 4 + 8 + 4 + 1 + 6 * 8 + 8 * 4 + 8 + 2 * 3 + 2;
+const HEADER: usize = 8 + 4 + 16 + 8 + 8 + 4 + 6 * 8 + 4;
+
+impl BlobIndex {
+    /// The index in its file format (little-endian, ending with the XXH64 of what precedes).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER + self.entries.iter().map(|e| ENTRY_FIXED + e.strings.words.len() * 8).sum::<usize>() + 8);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&self.identity.to_bytes());
+        out.extend_from_slice(&self.replication_timestamp.unwrap_or(i64::MIN).to_le_bytes());
+        out.extend_from_slice(&self.header_frame.0.to_le_bytes());
+        out.extend_from_slice(&(self.header_frame.1 as u32).to_le_bytes());
+        let c = &self.counts;
+        for n in [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
+        for e in &self.entries {
+            let s = &e.summary;
+            out.extend_from_slice(&e.index.to_le_bytes());
+            out.extend_from_slice(&e.offset.to_le_bytes());
+            out.extend_from_slice(&(e.size as u32).to_le_bytes());
+            out.push(s.compression);
+            for id in [s.min_node_id, s.max_node_id, s.min_way_id, s.max_way_id, s.min_relation_id, s.max_relation_id] {
+                out.extend_from_slice(&id.to_le_bytes());
+            }
+            for v in s.bbox_e7.iter().chain(&s.way_bbox_e7) {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            out.extend_from_slice(&s.max_timestamp.to_le_bytes());
+            for cells in [&e.node_cells, &e.way_cells] {
+                out.push(cells.level);
+                out.extend_from_slice(&(cells.ids.len() as u16).to_le_bytes());
+                for id in &cells.ids {
+                    out.extend_from_slice(&id.to_le_bytes());
+                }
+            }
+            out.extend_from_slice(&(e.strings.words.len() as u16).to_le_bytes());
+            for w in &e.strings.words {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        let sum = XxHash64::oneshot(0, &out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads an index in its file format.
+    ///
+    /// Errors: [`IndexError::Corrupt`] for another magic or version, a checksum mismatch, a
+    /// cut or overlong body, entries out of file order or past the file's size.
+    pub fn decode(bytes: &[u8]) -> Result<BlobIndex, IndexError> {
+        let corrupt = |why: &str| IndexError::Corrupt(why.to_string());
+        if bytes.len() < HEADER + 8 || bytes[..8] != MAGIC {
+            return Err(corrupt("not a pbf-explorer blob index"));
+        }
+        let (body, sum) = bytes.split_at(bytes.len() - 8);
+        let mut r = Reader { bytes: body, at: 8 };
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(IndexError::Corrupt(format!("format version {version}; this build reads {VERSION}")));
+        }
+        if XxHash64::oneshot(0, body) != u64_at(sum, 0) {
+            return Err(corrupt("checksum mismatch"));
+        }
+        let identity = FileIdentity { size: r.u64()?, head_tail_hash: r.u64()? };
+        let replication_timestamp = Some(r.i64()?).filter(|&t| t != i64::MIN);
+        let header_frame = (r.u64()?, r.u32()? as u64);
+        let mut n = [0u64; 6];
+        for v in &mut n {
+            *v = r.u64()?;
+        }
+        let counts = Counts { nodes: n[0], ways: n[1], relations: n[2], tags: n[3], way_refs: n[4], relation_members: n[5] };
+        let count = r.u32()? as usize;
+        if count > body.len() / ENTRY_FIXED {
+            return Err(corrupt("more entries than bytes"));
+        }
+        let mut entries: Vec<IndexEntry> = Vec::with_capacity(count);
+        for _ in 0..count {
+            let (index, offset, size, compression) = (r.u32()?, r.u64()?, r.u32()? as u64, r.u8()?);
+            let mut ids = [0i64; 6];
+            for v in &mut ids {
+                *v = r.i64()?;
+            }
+            let mut boxes = [0i32; 8];
+            for v in &mut boxes {
+                *v = r.i32()?;
+            }
+            let max_timestamp = r.i64()?;
+            let mut cells = [Cells::default(), Cells::default()];
+            for c in &mut cells {
+                let level = r.u8()?;
+                let n = r.u16()? as usize;
+                c.level = level;
+                c.ids = (0..n).map(|_| r.u32()).collect::<Result<_, _>>()?;
+                if level > CELL_LEVEL || c.ids.iter().any(|&id| id as u64 >= 1u64 << (2 * level as u32)) || !c.ids.is_sorted() {
+                    return Err(corrupt("a cell outside its grid"));
+                }
+            }
+            let [node_cells, way_cells] = cells;
+            let words = r.u16()? as usize;
+            let strings = StringFilter { words: (0..words).map(|_| r.u64()).collect::<Result<_, _>>()? };
+            if offset.checked_add(size).is_none_or(|end| end > identity.size) || entries.last().is_some_and(|p| p.offset + p.size > offset || p.index >= index) {
+                return Err(corrupt("blobs out of file order or past the file's end"));
+            }
+            let summary = BlockSummary {
+                min_node_id: ids[0],
+                max_node_id: ids[1],
+                bbox_e7: [boxes[0], boxes[1], boxes[2], boxes[3]],
+                way_bbox_e7: [boxes[4], boxes[5], boxes[6], boxes[7]],
+                min_way_id: ids[2],
+                max_way_id: ids[3],
+                min_relation_id: ids[4],
+                max_relation_id: ids[5],
+                max_timestamp,
+                compression,
+            };
+            entries.push(IndexEntry { index, offset, size, summary, node_cells, way_cells, strings });
+        }
+        if r.at != body.len() {
+            return Err(corrupt("bytes after the last entry"));
+        }
+        Ok(BlobIndex { identity, replication_timestamp, header_frame, counts, entries })
+    }
+
+    /// This index, if it is `identity`'s.
+    ///
+    /// Errors: [`IndexError::Stale`] when it is another file's.
+    pub fn check(self, identity: FileIdentity) -> Result<BlobIndex, IndexError> {
+        if self.identity == identity {
+            Ok(self)
+        } else {
+            Err(IndexError::Stale)
+        }
+    }
+}
+
+/// The blobs a query reads with an index: positions in [`BlobIndex::entries`], in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexedPlan {
+    pub entries: Vec<usize>,
+    /// Whether every node blob that meets the area is read, so the node locations of the area
+    /// are all seen (false for a whole-file query: then ways are placed by a second read).
+    pub area_nodes_complete: bool,
+}
+
+impl BlobIndex {
+    /// Which blobs can hold what `query` needs: a node blob whose bbox meets the area (with a
+    /// bounded area every such blob, for the area's node locations; everywhere only those whose
+    /// strings admit the query), a way blob whose strings admit it and whose way bbox meets the
+    /// area, a relation blob whose strings admit it. Not for history files (a skipped blob
+    /// may hold a newer version of a match).
+    pub fn plan(&self, query: &PreparedQuery) -> IndexedPlan {
+        let area_nodes_complete = !query.area.is_everywhere();
+        let entries = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| {
+                let admitted = query.expr.admits(&|s| e.strings.may_contain(s));
+                let nodes = e.summary.has_nodes() && (admitted || area_nodes_complete) && e.nodes_meet(&query.area);
+                let ways = e.has_ways() && admitted && e.ways_meet(&query.area);
+                nodes || ways || (e.has_relations() && admitted)
+            })
+            .map(|(i, _)| i)
+            .collect();
+        IndexedPlan { entries, area_nodes_complete }
+    }
+
+    /// The bytes the blobs of `plan` span (what an indexed read fetches, the header aside).
+    pub fn bytes_of(&self, plan: &IndexedPlan) -> u64 {
+        plan.entries.iter().map(|&i| self.entries[i].size).sum()
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], IndexError> {
+        let b = self.bytes.get(self.at..self.at + N).ok_or_else(|| IndexError::Corrupt("cut short".into()))?;
+        self.at += N;
+        Ok(b.try_into().expect("N bytes"))
+    }
+    fn u8(&mut self) -> Result<u8, IndexError> {
+        Ok(self.take::<1>()?[0])
+    }
+    fn u16(&mut self) -> Result<u16, IndexError> {
+        self.take().map(u16::from_le_bytes)
+    }
+    fn u32(&mut self) -> Result<u32, IndexError> {
+        self.take().map(u32::from_le_bytes)
+    }
+    fn i32(&mut self) -> Result<i32, IndexError> {
+        self.take().map(i32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Result<u64, IndexError> {
+        self.take().map(u64::from_le_bytes)
+    }
+    fn i64(&mut self) -> Result<i64, IndexError> {
+        self.take().map(i64::from_le_bytes)
+    }
+}

@@ -1,0 +1,133 @@
+//! The blob index (`docs/blob-index.md`): built during a full read of each real file, it round
+//! trips through its file format, refuses corrupt and stale bytes, and an indexed read gives
+//! exactly the answer of a full read (matches, shapes, basemap, file facts) for every listed
+//! query, while reading only part of the file when the query is local or rare.
+
+mod common;
+
+use std::path::PathBuf;
+
+use pbf_explorer::area::Area;
+use pbf_explorer::index::{BlobIndex, FileIdentity, IndexError};
+use pbf_explorer::query::{Inside, PreparedQuery, Query};
+use pbf_explorer::{scan_file_indexed, scan_file_prepared};
+use serde_json::Value;
+
+fn data_dir() -> PathBuf {
+    std::env::var_os("PBF_DATA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
+}
+
+fn read(name: &str) -> Vec<u8> {
+    std::fs::read(data_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The index a full read of `file` builds.
+fn build(file: &[u8]) -> BlobIndex {
+    let mut query = PreparedQuery::count_only();
+    query.index = true;
+    scan_file_prepared(file, &query).unwrap().index.expect("the scans noted an index")
+}
+
+fn listed(path: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    serde_json::from_str::<Value>(&text).unwrap().as_array().unwrap().clone()
+}
+
+/// Every query the tests list: `tests/queries.json`, `tests/language/answers.json`, the
+/// answers with relations and whole-file queries, and rare tags: `(file, query)`.
+fn every_listed_query() -> Vec<(String, Query)> {
+    let mut out = Vec::new();
+    for q in listed("../tests/queries.json").into_iter().chain(listed("../tests/language/answers.json")) {
+        let area = if q["near"].is_array() || q["bbox"].is_array() { common::listed_area(&q) } else { Area::Everywhere };
+        let mut query = Query::from_tags(q["q"].as_str().unwrap(), area).unwrap();
+        query.inside = if q["inside"] == "all" { Inside::All } else { Inside::Any };
+        out.push((q["file"].as_str().unwrap().to_string(), query));
+    }
+    let malta = Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 };
+    let helsinki = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 };
+    let copy = Area::Circle { lat: 36.8989, lon: 15.7146, radius: 1000.0 };
+    for (file, tags, area) in [
+        ("helsinki.osm.pbf", "leisure=park", helsinki.clone()),
+        ("helsinki.osm.pbf", "building", helsinki.clone()),
+        ("helsinki.osm.pbf", "route=bus", helsinki),
+        ("malta.osm.pbf", "highway=primary", malta.clone()),
+        ("malta.osm.pbf", "building", Area::Everywhere),
+        ("malta.osm.pbf", "amenity=cafe", Area::Everywhere),
+        // Rare: in a few blobs only, or in none.
+        ("malta.osm.pbf", "name=Starbucks", Area::Everywhere),
+        ("malta.osm.pbf", "amenity=no-such-value", malta),
+        ("malta-x20-synthetic.osm.pbf", "amenity=cafe", copy.clone()),
+        ("malta-x20-synthetic.osm.pbf", "shop=bakery", copy),
+        ("malta-x20-synthetic.osm.pbf", "historic=windmill", Area::Everywhere),
+    ] {
+        out.push((file.to_string(), Query::from_tags(tags, area).unwrap()));
+    }
+    out
+}
+
+#[test]
+fn an_indexed_read_gives_the_full_reads_answer_for_every_listed_query() {
+    let mut files = std::collections::HashMap::new();
+    for (name, query) in every_listed_query() {
+        let (file, index) = files.entry(name.clone()).or_insert_with(|| {
+            let file = read(&name);
+            let index = build(&file);
+            (file, index)
+        });
+        let prepared = query.prepare().unwrap();
+        let full = scan_file_prepared(file, &prepared).unwrap();
+        let indexed = scan_file_indexed(file, &prepared, index).unwrap();
+        let label = format!("{name} {}", query.text);
+        assert!(!full.matches.is_empty() || query.text.contains("no-such"), "{label}: the query matches something");
+        assert_eq!(indexed.matches, full.matches, "{label}: matches");
+        assert_eq!(indexed.shapes, full.shapes, "{label}: shapes");
+        assert_eq!(indexed.context, full.context, "{label}: basemap");
+        assert_eq!(indexed.facts, full.facts, "{label}: file facts");
+    }
+}
+
+#[test]
+fn a_local_or_rare_query_reads_a_small_part_of_the_file() {
+    let file = read("malta-x20-synthetic.osm.pbf");
+    let index = build(&file);
+    let size = file.len() as f64;
+    let part = |tags: &str, area: Area| index.bytes_of(&index.plan(&Query::from_tags(tags, area).unwrap().prepare().unwrap())) as f64 / size;
+    let copy = Area::Circle { lat: 36.8989, lon: 15.7146, radius: 1000.0 };
+    let near = part("amenity=cafe", copy.clone());
+    assert!(near < 0.10, "amenity=cafe 1000 m reads {:.1} % of the file", near * 100.0);
+    let rare = part("amenity=no-such-value", Area::Everywhere);
+    assert!(rare < 0.10, "a value in no blob reads {:.1} %", rare * 100.0);
+    assert!(part("building", Area::Everywhere) > 0.5, "a common tag everywhere reads most of it");
+    let encoded = index.encode().len() as f64;
+    assert!(encoded <= 0.01 * size, "the index is {:.2} % of the file", encoded / size * 100.0);
+}
+
+#[test]
+fn the_index_round_trips_and_refuses_corrupt_or_stale_bytes() {
+    for name in ["helsinki.osm.pbf", "malta.osm.pbf"] {
+        let file = read(name);
+        let index = build(&file);
+        assert_eq!(index.identity, FileIdentity::of_file(&file));
+        assert_eq!(index.entries.len() as u64, scan_file_prepared(&file, &PreparedQuery::count_only()).unwrap().facts.blobs.values().sum::<u64>());
+        let bytes = index.encode();
+        assert_eq!(BlobIndex::decode(&bytes).unwrap(), index, "{name}: round trip");
+        assert!(BlobIndex::decode(&bytes).unwrap().check(FileIdentity::of_file(&file)).is_ok());
+
+        let corrupt = |b: &[u8]| matches!(BlobIndex::decode(b), Err(IndexError::Corrupt(_)));
+        for at in [0, 9, 40, bytes.len() / 2, bytes.len() - 1] {
+            let mut flipped = bytes.clone();
+            flipped[at] ^= 0x10;
+            assert!(corrupt(&flipped), "{name}: byte {at} flipped");
+        }
+        assert!(corrupt(&bytes[..bytes.len() - 9]), "{name}: cut short");
+        assert!(corrupt(b"PBFIDX\r\n"), "{name}: a bare magic");
+        // The same file with one byte changed (past the first MiB, inside the last): stale.
+        let mut changed = file.clone();
+        let at = changed.len() - 100;
+        changed[at] ^= 1;
+        let stale = BlobIndex::decode(&bytes).unwrap().check(FileIdentity::of_file(&changed));
+        assert_eq!(stale, Err(IndexError::Stale), "{name}: changed file");
+    }
+}
