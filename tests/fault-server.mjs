@@ -8,17 +8,28 @@
  *   Content-Length: a file of unknown size) · change (the file is replaced after 2 requests) ·
  *   no-cors (no CORS headers)
  * "once" faults hit the second request of a token (the first is the probe).
+ * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
+ * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far
+ * (bodies only), for tests that check how much of a file a query read.
  */
 import { createServer } from 'node:http';
 import sirv from 'sirv';
 
 /** Starts the server on 127.0.0.1 (`port` 0: any free port); resolves to { origin, close }. */
-export async function startFaultServer(dir, { port = 0, latencyMs = 50 } = {}) {
+export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir = null } = {}) {
   const files = sirv(dir, { etag: true, dev: true });
+  const indexes = indexDir ? sirv(indexDir, { etag: true, dev: true }) : null;
   const counters = new Map();
+  const served = new Map();
   const server = createServer((req, res) => {
     const [, token, mode, ...rest] = (req.url ?? '').split('/');
     let file = rest.join('/');
+    if (mode === 'bytes') {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Content-Type', 'application/json');
+      return res.end(JSON.stringify(served.get(token) ?? { requests: 0, bytes: 0 }));
+    }
+    if (req.method !== 'OPTIONS') countBody(res, (served.get(token) ?? served.set(token, { requests: 0, bytes: 0 }).get(token)));
     const n = (counters.get(token) ?? 0) + 1;
     counters.set(token, n);
     if (mode !== 'no-cors') {
@@ -44,7 +55,7 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50 } = {}) {
       if (mode === 'change' && n > 2) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
       if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
       req.url = `/${file}`;
-      files(req, res, () => {
+      (indexes && file.endsWith('.idx') ? indexes : files)(req, res, () => {
         res.statusCode = 404;
         res.end('not found');
       });
@@ -63,6 +74,16 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50 } = {}) {
   });
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Adds the reply's body bytes, and one request, to `tally`. */
+function countBody(res, tally) {
+  tally.requests++;
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  const add = (chunk) => chunk && typeof chunk !== 'function' && (tally.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+  res.write = (chunk, ...args) => (add(chunk), write(chunk, ...args));
+  res.end = (chunk, ...args) => (add(chunk), end(chunk, ...args));
 }
 
 /** Sends the reply without a Content-Length (chunked), as a server that does not know the size would. */

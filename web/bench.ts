@@ -28,10 +28,12 @@ export interface RunTiming {
 /**
  * One timed run with `workers` decode workers (`query` null: count only), on the file input's
  * file, or on `url` over HTTP. Workers are started (and have loaded the decoder) before timing.
+ * `blobIndex`: read by the blob index kept for the file, or build it (false: a plain full read).
  */
-async function run(workers: number, query: Query | null, url?: string): Promise<RunTiming> {
+async function run(workers: number, query: Query | null, url?: string, blobIndex = false): Promise<RunTiming> {
   const client = new QueryClient(workers);
   client.drawContext = false; // the bench times the answer; the basemap read follows it in the app
+  client.blobIndex = blobIndex;
   await client.ready;
   const started = performance.now();
   let firstMatchMs: number | null = null;

@@ -74,6 +74,9 @@ const fileInput = $<HTMLInputElement>('input[type=file]');
 const cancelButton = $<HTMLButtonElement>('#cancel');
 const exportButton = $<HTMLButtonElement>('#export');
 const csvButton = $<HTMLButtonElement>('#export-csv');
+const saveIndexButton = $<HTMLButtonElement>('#save-index');
+/** The last run's file name, for the saved index's name. */
+let runFileName = '';
 
 /** The file being queried; its URL when it came from one, else its name (for links). */
 let source: SourceSpec | null = null;
@@ -130,7 +133,8 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   list.reset((start, count) => client.rows(start, count));
   tagStats.clear();
   progress.setCount(0);
-  exportButton.disabled = csvButton.disabled = true;
+  exportButton.disabled = csvButton.disabled = saveIndexButton.disabled = true;
+  runFileName = name.split('/').pop() || 'file.osm.pbf';
   progress.setStatus(`reading ${name}…`);
   cancelButton.disabled = false;
   const polygon = areaPolygon(query.area);
@@ -159,6 +163,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   progress.setCount(end.count);
   list.setCount(end.count);
   exportButton.disabled = csvButton.disabled = end.count === 0;
+  saveIndexButton.disabled = !end.blobIndex;
   if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns));
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
   // A syntax error (the decoder parses the query before reading) marks its spot in the input.
@@ -199,6 +204,10 @@ $<HTMLFormElement>('#query-form').addEventListener('input', () => previewArea())
 cancelButton.addEventListener('click', () => client.cancel());
 exportButton.addEventListener('click', async () => download(await client.exportGeoJSON(), 'pbf-explorer-matches.geojson'));
 csvButton.addEventListener('click', async () => download(await client.exportCsv(), 'pbf-explorer-matches.csv'));
+saveIndexButton.addEventListener('click', async () => {
+  const index = await client.blobIndexFile();
+  if (index) download(index, `${runFileName}.idx`);
+});
 $('#use-sample').addEventListener('click', () => {
   const sample = new URL(SAMPLE_URL, document.baseURI);
   setSource({ kind: 'url', url: sample.href }, sample.pathname);

@@ -50,8 +50,9 @@ export class ProgressView {
         ? ''
         : ` · ${p.requestsInFlight} requests in flight · ${p.retries} retries` +
           (p.rangeSupported ? '' : ' · the server has no Range support: reading it front to back');
+    const blobIndex = p.blobIndex === 'used' ? ' · only the blobs the blob index names' : p.blobIndex === 'building' ? ' · building the blob index' : '';
     this.stats.textContent =
-      `${mb(p.bytesRead)} / ${total} MB read · ${p.blobsDecoded} blobs decoded · ` +
+      `${mb(p.bytesRead)} / ${total} MB read${blobIndex} · ${p.blobsDecoded} blobs decoded · ` +
       `${rate(p.elements)} elements (${rate(perSecond)}/s) · ${seconds.toFixed(1)} s${http}`;
   }
 }

@@ -29,7 +29,7 @@ export interface RunHandlers {
  * How a run ended, with the final match count and the Wasm memory the workers hold (bytes);
  * `replaced` when a newer run (or {@link QueryClient.cancel}) ended it.
  */
-export type RunResult = RunEnd & { count: number; wasmBytes: number; replaced?: boolean };
+export type RunResult = RunEnd & { count: number; wasmBytes: number; blobIndex?: boolean; replaced?: boolean };
 
 const TYPES = ['node', 'way', 'relation'] as const;
 
@@ -100,6 +100,8 @@ export class QueryClient {
   private lastWasmBytes = 0;
   /** Whether runs draw the basemap from the file after their answer (not with an online one). */
   drawContext = true;
+  /** Whether runs read by a kept blob index and build one on a full read (the bench turns it off to time full reads). */
+  blobIndex = true;
   /** Resolves with the number of decode workers once they have loaded the decoder. */
   ready!: Promise<number>;
 
@@ -171,7 +173,7 @@ export class QueryClient {
     }
     const run = ++this.runId;
     this.handlers = handlers;
-    this.post({ type: 'run', run, source, query, confirmAbove, context: this.drawContext });
+    this.post({ type: 'run', run, source, query, confirmAbove, context: this.drawContext, blobIndex: this.blobIndex });
     return new Promise((resolve) => (this.ending = resolve));
   }
 
@@ -219,6 +221,11 @@ export class QueryClient {
   /** The answer as a GeoJSON FeatureCollection file (RFC 7946). */
   exportGeoJSON(): Promise<Blob> {
     return this.call({ call: 'export', id: ++this.callId, format: 'geojson' }, (r) => (r.call === 'export' ? r.result : undefined));
+  }
+
+  /** The blob index of the last run's file, as an `.idx` file (docs/blob-index.md), or null. */
+  blobIndexFile(): Promise<Blob | null> {
+    return this.call({ call: 'blob-index', id: ++this.callId }, (r) => (r.call === 'blob-index' ? r.result : undefined));
   }
 
   /** The answer as a CSV file (RFC 4180): type, id, point, WKT geometry, a column per tag key. */

@@ -20,6 +20,8 @@ export interface QueryCalls {
   stats: { args: { key: string }; result: TagStats };
   /** The answer as a GeoJSON FeatureCollection (RFC 7946) or CSV (RFC 4180, WKT geometry) file, built in the worker. */
   export: { args: { format: 'geojson' | 'csv' }; result: Blob };
+  /** The blob index of the last run's file (docs/blob-index.md), or null when there is none. */
+  'blob-index': { args: object; result: Blob | null };
 }
 
 export type QueryCall = keyof QueryCalls;
@@ -38,7 +40,7 @@ export type ToQueryWorker =
    * source is a URL of another origin larger than this many bytes, ask the page first.
    * `context`: then read the basemap of the query's area.
    */
-  | { type: 'run'; run: number; source: SourceSpec; query: Query | null; confirmAbove: number | null; context: boolean }
+  | { type: 'run'; run: number; source: SourceSpec; query: Query | null; confirmAbove: number | null; context: boolean; blobIndex: boolean }
   | { type: 'cancel'; run: number }
   /** The page's answer to a `confirm` event. */
   | { type: 'confirmed'; run: number; yes: boolean }
@@ -61,7 +63,8 @@ export type FromQueryWorker =
   | { type: 'changes'; run: number; changes: Float64Array; count: number }
   /** A large download from another origin waits for the page's yes (`confirmed`). */
   | { type: 'confirm'; run: number; host: string; bytes: number }
-  | ({ type: 'end'; run: number; count: number; wasmBytes: number } & RunEnd)
+  /** `blobIndex`: an index of the run's file is at hand (the `blob-index` call gives it). */
+  | ({ type: 'end'; run: number; count: number; wasmBytes: number; blobIndex: boolean } & RunEnd)
   /**
    * The basemap of the run's area, after its end: `features` as `readContext` encodes them
    * (null: none, and `note` says why); `drawing`: the read has only started (`note` says so).

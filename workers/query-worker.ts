@@ -9,7 +9,8 @@ import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQue
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { readContext, type ContextResult } from './read-context';
-import { runQuery } from './run-query';
+import { dropIndex, identityOf, loadIndex, saveIndex } from './index-store';
+import { runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { isHistory, type FileInfo, type Match, type Query } from './types';
@@ -53,6 +54,8 @@ interface Run {
 let current: Run | null = null;
 /** The last run's answer, kept for list rows, popups and the export until the next run. */
 let answer: QueryAssembler | null = null;
+/** The blob index of the last run's file, built or read by it. */
+let answerIndex: Uint8Array | null = null;
 /** What the last run learnt about its file and what it asked (the export's `metadata`). */
 let answerInfo: { file: FileInfo; query: Query | null } | null = null;
 
@@ -86,12 +89,13 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   await wasm;
   answer?.free();
   answer = null;
+  answerIndex = null;
   let assembler: QueryAssembler;
   try {
     // The query is parsed here, before any byte is read: a syntax error ends the run at once.
     assembler = new QueryAssembler(JSON.stringify(msg.query ?? { q: '', area: 'everywhere' }), 0);
   } catch (e) {
-    post({ type: 'end', run: msg.run, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0 });
+    post({ type: 'end', run: msg.run, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0, blobIndex: false });
     return;
   }
   answer = assembler;
@@ -119,7 +123,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
       throw new CancelledError();
     }
-    await runQuery(source, msg.query, pool, assembler, {
+    const blobIndex = msg.query && msg.blobIndex ? await blobIndexFor(source, run.controller.signal) : undefined;
+    const final = await runQuery(source, msg.query, pool, assembler, {
       onHeader: (header) => {
         info.header = header;
         info.size = source!.size;
@@ -132,7 +137,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
         post({ type: 'progress', run: run.id, progress });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
-    }, run.controller.signal, { buffers });
+    }, run.controller.signal, { buffers }, blobIndex);
+    if (isCurrent()) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
     end = { status: 'done' };
   } catch (e) {
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
@@ -146,13 +152,49 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     post({ type: 'file-info', run: run.id, info });
   }
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
-  post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes });
+  post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null });
   if (end.status !== 'done' || !msg.context || !msg.query || !source) return;
   if (info.header && isHistory(info.header)) {
     drawnContext = null;
     post({ type: 'context', run: run.id, features: null, note: 'no basemap from a history file: it holds every version of each road', drawing: false });
   } else {
     await drawContext(run, source, contextKey(msg.source, msg.query));
+  }
+}
+
+/**
+ * The blob index to read `source` by, or to build while reading it (undefined when the file
+ * cannot be read at random: then every query reads it whole).
+ */
+async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIndexUse | undefined> {
+  const identity = await identityOf(source, signal);
+  if (!identity) return undefined;
+  const bytes = (await loadIndex(identity)) ?? (source instanceof FetchSource ? await indexBeside(source, signal) : null);
+  answerIndex = bytes;
+  return {
+    identity,
+    bytes,
+    onBuilt: (built) => {
+      answerIndex = built;
+      void saveIndex(identity, built);
+    },
+    onRefused: () => {
+      answerIndex = null;
+      void dropIndex(identity);
+    },
+  };
+}
+
+/**
+ * The index a web server keeps beside the file (`FILE.osm.pbf.idx`: one small request), or
+ * null when it has none. Checked against the file's identity before use, as a kept one.
+ */
+async function indexBeside(source: FetchSource, signal: AbortSignal): Promise<Uint8Array | null> {
+  try {
+    const reply = await fetch(`${source.name}.idx`, { signal });
+    return reply.ok ? new Uint8Array(await reply.arrayBuffer()) : null;
+  } catch {
+    return null; // none there, or not allowed from this origin
   }
 }
 
@@ -218,6 +260,8 @@ async function reply(req: CallRequest): Promise<CallReply> {
       const empty = { types: [0, 0, 0], keys: [], values: [], columns: [] };
       return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.tagStats(req.key, STATS_TOP)) : empty };
     }
+    case 'blob-index':
+      return { call: 'blob-index', id: req.id, result: answerIndex ? new Blob([answerIndex as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }) : null };
     case 'export': {
       const total = answer?.count() ?? 0;
       const csv = req.format === 'csv';

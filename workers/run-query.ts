@@ -8,6 +8,8 @@
  * the matching ways are known, a geometry pass reads only the blobs whose node-id range holds
  * a node of theirs lying outside the area (their full geometry is drawn, not clipped). Before
  * the second pass, a member read fetches the member ways of candidate relations.
+ * With a blob index, the first pass reads only the blobs it names (those that can hold a match
+ * or a node location of the area); without one, a full read builds it when asked.
  * On an error or a cancel, what was found so far stays in the assembler.
  */
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
@@ -16,6 +18,18 @@ import { CancelledError, type DecodePool } from './pool/pool';
 import { FileOrder } from './file-order';
 import type { Source } from './source/source';
 import { isHistory, type HeaderInfo, type Progress, type Query } from './types';
+
+/** A blob index for the read (docs/blob-index.md): one to read by, or one to build. */
+export interface BlobIndexUse {
+  /** The file's identity (`identityOf`). */
+  identity: Uint8Array;
+  /** The index kept for the file, or null: then a full read builds one. */
+  bytes: Uint8Array | null;
+  /** Called with the index a full read built. */
+  onBuilt: (bytes: Uint8Array) => void;
+  /** Called when `bytes` cannot be used (corrupt, or of another file), with the reason; the read goes on in full. */
+  onRefused: (reason: string) => void;
+}
 
 export interface RunCallbacks {
   onHeader?: (header: HeaderInfo) => void;
@@ -48,6 +62,7 @@ export async function runQuery(
   callbacks: RunCallbacks = {},
   signal?: AbortSignal,
   framerOptions: FramerOptions = {},
+  blobIndex?: BlobIndexUse,
 ): Promise<Progress> {
   const started = performance.now();
   const progress: Progress = { bytesRead: 0, totalBytes: 0, blobsDecoded: 0, elements: 0, blobsReread: 0, elapsedMs: 0 };
@@ -94,14 +109,24 @@ export async function runQuery(
   try {
     await source.open(stop.signal);
     progress.totalBytes = source.size;
+    const plan = query && blobIndex ? indexedPlan(assembler, blobIndex) : null;
+    const building = query !== null && blobIndex !== undefined && plan === null;
+    if (blobIndex) progress.blobIndex = plan ? 'used' : 'building';
     report();
-    pool.setQuery(query);
-    const frames = readFrames(source, { ...options, onRead: (n) => ((progress.bytesRead = n), report()) });
+    pool.setQuery(building ? { ...query, index: true } : query);
+    const frames = plan
+      ? readFramesAt(source, plan, options)
+      : readFrames(source, { ...options, onRead: (n) => ((progress.bytesRead = n), report()) });
+    let header: HeaderInfo | null = null;
+    let headerFrame: Frame | null = null;
     for await (const frame of frames) {
       if (stop.signal.aborted) break;
+      if (plan) progress.bytesRead += frame.size;
       if (frame.type === 'OSMHeader') {
-        const header = await pool.header(frame);
+        header = await pool.header(frame);
+        headerFrame = frame;
         callbacks.onHeader?.(header);
+        if (plan && isHistory(header)) throw new Error('the blob index is of a file without history; this one is a history file');
         // A history file holds every version: the decoders choose those current at `query.at`.
         if (query && isHistory(header)) pool.setQuery({ ...query, history: true });
       } else if (frame.type === 'OSMData') {
@@ -125,6 +150,10 @@ export async function runQuery(
       await Promise.all(decoding);
       if (!failure && !stop.signal.aborted) assembler.finishGeometry();
     }
+    if (building && !failure && !stop.signal.aborted && header && headerFrame && !isHistory(header)) {
+      const built = assembler.blobIndex(blobIndex!.identity, header.replication_timestamp ?? NaN, headerFrame.offset, headerFrame.size);
+      if (built) blobIndex!.onBuilt(built);
+    }
   } catch (e) {
     fail(e);
     await Promise.allSettled(decoding);
@@ -137,6 +166,17 @@ export async function runQuery(
   if (signal?.aborted) throw new CancelledError();
   if (failure) throw failure;
   return progress;
+}
+
+/** The frames an indexed read takes (the OSMHeader's first), or null when the index is refused. */
+function indexedPlan(assembler: QueryAssembler, blobIndex: BlobIndexUse): FrameAt[] | null {
+  if (!blobIndex.bytes) return null;
+  try {
+    return plannedFrames(new Float64Array(assembler.useIndex(blobIndex.bytes, blobIndex.identity)));
+  } catch (e) {
+    blobIndex.onRefused((e as Error).message ?? String(e));
+    return null;
+  }
 }
 
 /**

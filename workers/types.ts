@@ -23,6 +23,8 @@ export interface Query {
   at?: number;
   /** Set by the reader once the header says the file is a history file (`HistoricalInformation`). */
   history?: boolean;
+  /** Set by the reader on a full read that builds the file's blob index: scans note what it needs. */
+  index?: boolean;
 }
 
 /** Tag statistics of an answer (`QueryAssembler.tagStats`). */
@@ -137,4 +139,6 @@ export interface Progress {
   /** Blobs read a second time to place ways (see README "Query semantics"). */
   blobsReread: number;
   elapsedMs: number;
+  /** The blob index: `used` (only the blobs it names are read), `building` (a full read writes it). */
+  blobIndex?: 'used' | 'building';
 }

@@ -61,7 +61,17 @@ fn main() {
         let area = if radius > 0.0 { Area::Circle { lat, lon, radius } } else { Area::Everywhere };
         let plan = index.plan(&Query::from_tags(&q[0], area).unwrap().prepare().unwrap());
         let read = index.bytes_of(&plan);
-        println!("{} r={radius}: {} of {} blobs, {} bytes = {:.1} % of the file", q[0], plan.entries.len(), e.len(), read, read as f64 / file.len() as f64 * 100.0);
+        let kinds = |f: &dyn Fn(&pbf_explorer::index::IndexEntry) -> bool| plan.entries.iter().filter(|&&i| f(&e[i])).count();
+        println!(
+            "{} r={radius}: {} of {} blobs ({} with nodes, {} with ways), {} bytes = {:.1} % of the file",
+            q[0],
+            plan.entries.len(),
+            e.len(),
+            kinds(&|e| e.summary.has_nodes()),
+            kinds(&|e| e.has_ways()),
+            read,
+            read as f64 / file.len() as f64 * 100.0
+        );
     }
 }
 
@@ -71,6 +81,6 @@ fn debug(index: &pbf_explorer::index::BlobIndex) {
         println!("node blob {} ids {}..{} bbox {:?}", e.index, e.summary.min_node_id, e.summary.max_node_id, e.summary.bbox_e7);
     }
     for e in index.entries.iter().filter(|e| e.has_ways()).step_by(20) {
-        println!("way blob {} ids {}..{} bbox {:?}", e.index, e.summary.min_way_id, e.summary.max_way_id, e.summary.way_bbox_e7);
+        println!("way blob {} ids {}..{} bbox {:?} cells level {} × {}", e.index, e.summary.min_way_id, e.summary.max_way_id, e.summary.way_bbox_e7, e.way_cells.level, e.way_cells.ids.len());
     }
 }

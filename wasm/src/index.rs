@@ -27,9 +27,10 @@ pub const IDENTITY_SPAN: u64 = 1 << 20;
 const BITS_PER_STRING: usize = 5;
 const MAX_FILTER_BITS: usize = 1 << 16;
 const PROBES: u32 = 3;
-/// Way refs are grouped by `id >> REF_BUCKET_SHIFT` when a way blob's refs are noted: a
-/// bucket straddles at most two node blobs of a sorted file, which keeps the way bbox tight.
-pub const REF_BUCKET_SHIFT: u32 = 12;
+/// Node ids are grouped in buckets of `id >> REF_BUCKET_SHIFT` (256 ids): node blobs note the
+/// cells of each bucket, way blobs the buckets of their refs, and a way blob's cells are those
+/// of its buckets. Small enough that a ferry route's far nodes mark only the ways that use them.
+pub const REF_BUCKET_SHIFT: u32 = 8;
 /// A bbox that meets every area: what is known of a blob's ways without their nodes.
 pub const WORLD_E7: [i32; 4] = [i32::MIN, i32::MIN, i32::MAX, i32::MAX];
 
@@ -115,7 +116,7 @@ impl StringFilter {
 pub const CELL_LEVEL: u8 = 12;
 /// Cells a blob keeps in the index; more are merged into coarser cells (a blob whose points
 /// spread over a country keeps a coarse cover, one with a few far outliers a fine one).
-pub const MAX_CELLS: usize = 48;
+pub const MAX_CELLS: usize = 128;
 
 /// The grid cells holding a blob's points: cell `(y << level) | x` of a 2^level × 2^level grid
 /// over lon [-180, 180] × lat [-90, 90], ids ascending. A better "where" than a bbox when a
@@ -147,18 +148,36 @@ impl Cells {
         Cells { level: 0, ids: vec![0] }
     }
 
-    /// Notes a point (1e-7 degrees) at [`CELL_LEVEL`]; call [`Cells::tidy`] once all are in.
+    /// The cell at [`CELL_LEVEL`] of a point (1e-7 degrees): `cell_xy` at the constant level,
+    /// in unsigned arithmetic (a multiply, no division).
     #[inline]
-    pub fn add(&mut self, lat_e7: i32, lon_e7: i32) {
-        debug_assert_eq!(self.level, CELL_LEVEL);
-        // cell_xy at the constant level, in unsigned arithmetic (a multiply, no division).
+    pub fn cell_of(lat_e7: i32, lon_e7: i32) -> u32 {
         let n = 1u64 << CELL_LEVEL;
         let x = ((lon_e7 as i64 + 1_800_000_000).clamp(0, 3_599_999_999) as u64 * n / 3_600_000_000) as u32;
         let y = ((lat_e7 as i64 + 900_000_000).clamp(0, 1_799_999_999) as u64 * n / 1_800_000_000) as u32;
-        let id = (y << CELL_LEVEL) | x;
+        (y << CELL_LEVEL) | x
+    }
+
+    /// Notes a cell at [`CELL_LEVEL`] ([`Cells::cell_of`]); call [`Cells::tidy`] once all are in.
+    #[inline]
+    pub fn add(&mut self, id: u32) {
+        debug_assert_eq!(self.level, CELL_LEVEL);
         if self.ids.last() != Some(&id) {
             self.ids.push(id);
         }
+    }
+
+    /// The bbox (1e-7 degrees, `[min_lat, min_lon, max_lat, max_lon]`) the cells cover; inverted
+    /// when there is none.
+    pub fn bbox_e7(&self) -> [i32; 4] {
+        let mask = (1u32 << self.level) - 1;
+        let lon = |x: u32| -1_800_000_000 + ((x as i64 * 3_600_000_000) >> self.level);
+        let lat = |y: u32| -900_000_000 + ((y as i64 * 1_800_000_000) >> self.level);
+        self.ids.iter().fold([i32::MAX, i32::MAX, i32::MIN, i32::MIN], |b, &id| {
+            let (x, y) = (id & mask, id >> self.level);
+            let cell = [lat(y), lon(x), lat(y + 1), lon(x + 1)].map(|v| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+            union(b, cell)
+        })
     }
 
     /// Sorts the ids and drops repeats.
@@ -205,6 +224,8 @@ pub struct IndexPart {
     pub strings: StringFilter,
     /// The cells of the block's nodes, at [`CELL_LEVEL`].
     pub node_cells: Cells,
+    /// The cells of its nodes by id bucket (`id >> REF_BUCKET_SHIFT`): `(bucket, cell)`, sorted.
+    pub bucket_cells: Vec<(i64, u32)>,
     /// The ways' node refs as runs of ref buckets (`id >> REF_BUCKET_SHIFT`), inclusive,
     /// ascending; empty when the ways carry their own locations.
     pub ref_runs: Vec<(i64, i64)>,
@@ -214,18 +235,18 @@ pub struct IndexPart {
     pub way_cells: Option<Cells>,
 }
 
-/// Collects ref buckets while a block's ways are decoded: repeats next to each other are
-/// dropped at once, the rest whenever the list doubles (a way blob meets a few thousand
-/// buckets, its refs number ten times that).
+/// Collects ref buckets while a block's ways are decoded. A way's refs come back to the same
+/// few buckets again and again: a small direct-mapped memory of buckets seen drops most
+/// repeats before they are kept (sorting every ref's bucket cost a fifth of the read).
 #[derive(Debug)]
 pub struct RefBuckets {
     ids: Vec<i64>,
-    tidy_at: usize,
+    seen: Box<[i64; 1024]>,
 }
 
 impl Default for RefBuckets {
     fn default() -> Self {
-        RefBuckets { ids: Vec::new(), tidy_at: 4096 }
+        RefBuckets { ids: Vec::new(), seen: Box::new([i64::MIN; 1024]) }
     }
 }
 
@@ -233,13 +254,10 @@ impl RefBuckets {
     #[inline]
     pub fn add(&mut self, node_id: i64) {
         let b = node_id >> REF_BUCKET_SHIFT;
-        if self.ids.last() != Some(&b) {
+        let slot = &mut self.seen[(b as usize) & 1023];
+        if *slot != b {
+            *slot = b;
             self.ids.push(b);
-            if self.ids.len() >= self.tidy_at {
-                self.ids.sort_unstable();
-                self.ids.dedup();
-                self.tidy_at = (self.ids.len() * 2).max(4096);
-            }
         }
     }
 
@@ -340,38 +358,30 @@ impl IndexBuilder {
         self.blobs.push((index, offset, size, summary, part));
     }
 
-    /// The index, each way blob's bbox and cells being the union of those of the node blobs
-    /// its ref buckets meet. When node blobs' id ranges overlap (an unsorted file) that would
-    /// not be safe, and way blobs without locations get [`WORLD_E7`] and [`Cells::world`].
+    /// The index, each way blob's cells being those of the node-id buckets of its refs (what
+    /// the node blobs noted for them; sound whatever the order of the file), its bbox theirs.
     pub fn finish(mut self, identity: FileIdentity, replication_timestamp: Option<i64>, header_frame: (u64, u64), counts: Counts) -> BlobIndex {
         self.blobs.sort_by_key(|b| b.0);
+        let mut buckets: Vec<(i64, u32)> = Vec::new();
         for b in &mut self.blobs {
             b.4.node_cells.tidy();
+            buckets.append(&mut b.4.bucket_cells);
         }
-        let mut node_blobs: Vec<(&BlockSummary, &Cells)> = self.blobs.iter().filter(|b| b.3.has_nodes()).map(|b| (&b.3, &b.4.node_cells)).collect();
-        node_blobs.sort_by_key(|(s, _)| s.min_node_id);
-        let disjoint = node_blobs.windows(2).all(|w| w[0].0.max_node_id < w[1].0.min_node_id);
-        // Where a way blob's nodes are: the union of the node blobs its ref buckets meet.
+        buckets.sort_unstable();
+        buckets.dedup();
         let where_ways = |part: &IndexPart| -> ([i32; 4], Cells) {
             if let (Some(b), Some(c)) = (part.way_bbox_e7, &part.way_cells) {
                 return (b, c.clone());
             }
-            if !disjoint {
-                return (WORLD_E7, Cells::world());
-            }
-            // Positions in `node_blobs` (ascending ids) of the blobs the runs meet, each once.
-            let mut hit: Vec<usize> = Vec::new();
+            let mut cells = Cells::default();
             for &(lo, hi) in &part.ref_runs {
-                let (first, last) = (lo << REF_BUCKET_SHIFT, ((hi + 1) << REF_BUCKET_SHIFT).wrapping_sub(1));
-                let start = node_blobs.partition_point(|(s, _)| s.max_node_id < first).max(hit.last().map_or(0, |&h| h + 1));
-                hit.extend((start..node_blobs.len()).take_while(|&i| node_blobs[i].0.min_node_id <= last));
+                let start = buckets.partition_point(|&(b, _)| b < lo);
+                for &(_, cell) in buckets[start..].iter().take_while(|&&(b, _)| b <= hi) {
+                    cells.ids.push(cell);
+                }
             }
-            let (mut bbox, mut cells) = ([i32::MAX, i32::MAX, i32::MIN, i32::MIN], Cells::default());
-            for i in hit {
-                bbox = union(bbox, node_blobs[i].0.bbox_e7);
-                cells.extend(node_blobs[i].1);
-            }
-            (bbox, cells)
+            cells.tidy();
+            (cells.bbox_e7(), cells)
         };
         let entries = self
             .blobs
@@ -432,8 +442,10 @@ impl BlobIndex {
             for cells in [&e.node_cells, &e.way_cells] {
                 out.push(cells.level);
                 out.extend_from_slice(&(cells.ids.len() as u16).to_le_bytes());
-                for id in &cells.ids {
-                    out.extend_from_slice(&id.to_le_bytes());
+                let mut previous = 0;
+                for &id in &cells.ids {
+                    put_varint(&mut out, id - previous);
+                    previous = id;
                 }
             }
             out.extend_from_slice(&(e.strings.words.len() as u16).to_le_bytes());
@@ -493,8 +505,16 @@ impl BlobIndex {
                 let level = r.u8()?;
                 let n = r.u16()? as usize;
                 c.level = level;
-                c.ids = (0..n).map(|_| r.u32()).collect::<Result<_, _>>()?;
-                if level > CELL_LEVEL || c.ids.iter().any(|&id| id as u64 >= 1u64 << (2 * level as u32)) || !c.ids.is_sorted() {
+                let mut id = 0u32;
+                for i in 0..n {
+                    let delta = r.varint()?;
+                    if i > 0 && delta == 0 {
+                        return Err(corrupt("cells out of order"));
+                    }
+                    id = id.checked_add(delta).ok_or_else(|| corrupt("a cell outside its grid"))?;
+                    c.ids.push(id);
+                }
+                if level > CELL_LEVEL || c.ids.iter().any(|&id| id as u64 >= 1u64 << (2 * level as u32)) {
                     return Err(corrupt("a cell outside its grid"));
                 }
             }
@@ -574,6 +594,15 @@ impl BlobIndex {
     }
 }
 
+/// Appends `v` as a LEB128 varint (7 bits a byte, low first).
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -587,6 +616,17 @@ impl Reader<'_> {
     }
     fn u8(&mut self) -> Result<u8, IndexError> {
         Ok(self.take::<1>()?[0])
+    }
+    fn varint(&mut self) -> Result<u32, IndexError> {
+        let mut v = 0u32;
+        for shift in (0..35).step_by(7) {
+            let b = self.u8()?;
+            v |= u32::from(b & 0x7f).checked_shl(shift).filter(|_| shift < 28 || b < 0x10).ok_or_else(|| IndexError::Corrupt("a varint over 32 bits".into()))?;
+            if b < 0x80 {
+                return Ok(v);
+            }
+        }
+        Err(IndexError::Corrupt("a varint over 32 bits".into()))
     }
     fn u16(&mut self) -> Result<u16, IndexError> {
         self.take().map(u16::from_le_bytes)

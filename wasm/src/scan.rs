@@ -12,7 +12,7 @@ use crate::proto;
 use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
 use crate::locations::NO_LOCATION;
-use crate::index::{Cells, IndexPart, RefBuckets, StringFilter};
+use crate::index::{Cells, IndexPart, RefBuckets, StringFilter, REF_BUCKET_SHIFT};
 use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, joined, packed, Varints};
 
@@ -214,6 +214,7 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
         date_granularity: date_granularity(&block),
         as_of: query.as_of(),
         refs: query.index.then(RefBuckets::default),
+        bucket_start: 0,
         out: BlockScan { index: query.index.then(|| IndexPart { strings: StringFilter::of(&block.stringtable.s), ..IndexPart::default() }), ..BlockScan::default() },
     };
     let current = |states: &Option<Vec<VersionState>>, i: usize| VersionState::of(states, i) == VersionState::Current;
@@ -242,6 +243,12 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
     scanner.out.area_nodes.sort_by_id();
     if let (Some(part), Some(refs)) = (&mut scanner.out.index, scanner.refs) {
         part.ref_runs = refs.runs();
+        if !part.bucket_cells.is_sorted_by_key(|p| p.0) {
+            part.bucket_cells.sort_unstable();
+            part.bucket_cells.dedup();
+        }
+        part.node_cells.ids = part.bucket_cells.iter().map(|&(_, cell)| cell).collect();
+        part.node_cells.tidy();
     }
     Ok(scanner.out)
 }
@@ -404,6 +411,8 @@ struct BlockScanner<'a> {
     as_of: Option<i64>,
     /// The ways' ref buckets, when the blob index is being built.
     refs: Option<RefBuckets>,
+    /// Where the current id bucket's `(bucket, cell)` pairs start in the index part.
+    bucket_start: usize,
     out: BlockScan,
 }
 
@@ -467,7 +476,15 @@ impl BlockScanner<'_> {
         let (lat_e7, lon_e7) = (to_e7(lat_nano), to_e7(lon_nano));
         self.out.summary.add_node(id, lat_e7, lon_e7);
         if let Some(part) = &mut self.out.index {
-            part.node_cells.add(lat_e7, lon_e7);
+            let pair = (id >> REF_BUCKET_SHIFT, Cells::cell_of(lat_e7, lon_e7));
+            // Ids ascend in a sorted file: only this bucket's few cells need checking.
+            let start = self.bucket_start;
+            if part.bucket_cells.get(start).is_none_or(|p| p.0 != pair.0) {
+                self.bucket_start = part.bucket_cells.len();
+                part.bucket_cells.push(pair);
+            } else if !part.bucket_cells[start..].contains(&pair) {
+                part.bucket_cells.push(pair);
+            }
         }
         let (lat, lon) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
         if !self.query.collect || !self.query.area.contains(lat, lon) {
@@ -650,7 +667,7 @@ impl BlockScanner<'_> {
             let cells = part.way_cells.get_or_insert_with(Cells::default);
             for [lat, lon] in vertices {
                 *b = [b[0].min(lat), b[1].min(lon), b[2].max(lat), b[3].max(lon)];
-                cells.add(lat, lon);
+                cells.add(Cells::cell_of(lat, lon));
             }
             return Ok(());
         }

@@ -131,3 +131,59 @@ fn the_index_round_trips_and_refuses_corrupt_or_stale_bytes() {
         assert_eq!(stale, Err(IndexError::Stale), "{name}: changed file");
     }
 }
+
+/// The cell at `cells.level` of a point (1e-7 degrees), as `Cells` numbers them.
+fn cell_at(cells: &pbf_explorer::index::Cells, lat: i32, lon: i32) -> u32 {
+    let top = pbf_explorer::index::Cells::cell_of(lat, lon);
+    let shift = pbf_explorer::index::CELL_LEVEL - cells.level;
+    let (x, y) = (top & ((1 << pbf_explorer::index::CELL_LEVEL) - 1), top >> pbf_explorer::index::CELL_LEVEL);
+    ((y >> shift) << cells.level) | (x >> shift)
+}
+
+/// Whether a point, or one a hair (1e-7°) away in case the other reader rounds otherwise, is in `cells`.
+fn covers(cells: &pbf_explorer::index::Cells, (lat, lon): (i32, i32)) -> bool {
+    [(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)].iter().any(|(a, b)| cells.ids.binary_search(&cell_at(cells, lat + a, lon + b)).is_ok())
+}
+
+/// Soundness, element by element, with another reader (the osmpbf crate): each node's location
+/// lies in its blob's node bbox and cells, and each node of each way in its blob's way bbox and
+/// cells — what skipping a blob relies on.
+#[test]
+fn every_node_and_every_way_node_is_where_the_index_says() {
+    use osmpbf::{BlobDecode, BlobReader};
+    for name in ["malta.osm.pbf", "helsinki.osm.pbf"] {
+        let index = build(&read(name));
+        let mut locations = std::collections::HashMap::new();
+        let mut blocks = Vec::new();
+        for blob in BlobReader::from_path(data_dir().join(name)).unwrap() {
+            if let BlobDecode::OsmData(block) = blob.unwrap().decode().unwrap() {
+                for group in block.groups() {
+                    for n in group.dense_nodes() {
+                        locations.insert(n.id(), (n.decimicro_lat(), n.decimicro_lon()));
+                    }
+                }
+                blocks.push(block);
+            }
+        }
+        assert_eq!(blocks.len(), index.entries.len(), "{name}: one entry per OSMData blob");
+        let inside = |b: [i32; 4], (lat, lon): (i32, i32)| b[0] <= lat + 1 && lat - 1 <= b[2] && b[1] <= lon + 1 && lon - 1 <= b[3];
+        let (mut nodes, mut way_nodes) = (0, 0);
+        for (block, entry) in blocks.iter().zip(&index.entries) {
+            for group in block.groups() {
+                for n in group.dense_nodes() {
+                    let at = locations[&n.id()];
+                    assert!(inside(entry.summary.bbox_e7, at) && covers(&entry.node_cells, at), "{name}: node {} outside its blob's bbox or cells", n.id());
+                    nodes += 1;
+                }
+                for w in group.ways() {
+                    for r in w.refs() {
+                        let Some(&at) = locations.get(&r) else { continue }; // not in the extract
+                        assert!(inside(entry.summary.way_bbox_e7, at) && covers(&entry.way_cells, at), "{name}: node {r} of way {} outside its blob's way bbox or cells", w.id());
+                        way_nodes += 1;
+                    }
+                }
+            }
+        }
+        assert!(nodes > 10_000 && way_nodes > 10_000, "{name}: {nodes} nodes, {way_nodes} way nodes checked");
+    }
+}

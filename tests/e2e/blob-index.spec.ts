@@ -1,0 +1,135 @@
+/**
+ * The blob index in the page: the first query on a file reads it whole and builds the index;
+ * the next query on the same file (after a reload too: the index is kept in the Origin Private
+ * File System) reads only the blobs the index names and shows the answer of a full read. A
+ * corrupt stored index, or another file under the same name, is read whole again. Saved with
+ * "Save index" and put beside the file on a web server, it lets a query over HTTP fetch a
+ * small part of the file (the test server counts the bytes it sent).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+// @ts-expect-error: a plain ES module shared with the benchmark
+import { startFaultServer } from '../fault-server.mjs';
+import { DATA_DIR, FIXTURE_DIR, QUERIES, querySearch, type ListedQuery } from './data';
+import { expectListedAnswer } from './list';
+
+const listed = (file: string, expected: string) => QUERIES.find((q) => q.file === file && q.expected === expected)!;
+const cafe = listed('malta.osm.pbf', 'malta.cafe-1000m.json');
+const restaurants = listed('malta.osm.pbf', 'malta.restaurant-bbox.json');
+const helsinki = listed('helsinki.osm.pbf', 'helsinki.cafe-1000m.json');
+
+/** Runs listed query `q` on `file` (a path, or a named buffer) from a fresh page load. */
+async function run(page: Page, q: ListedQuery, file: string | { name: string; mimeType: string; buffer: Buffer }) {
+  await page.goto(`/${querySearch(q)}`);
+  await page.locator('input[type=file]').setInputFiles(file);
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+}
+
+/** Megabytes read and the file's size, from the progress line "X / Y MB read". */
+async function megabytesRead(page: Page): Promise<[number, number]> {
+  const text = (await page.locator('#stats').textContent()) ?? '';
+  const m = text.match(/([\d.]+) \/ ([\d.]+) MB read/);
+  expect(m, text).not.toBeNull();
+  return [Number(m![1]), Number(m![2])];
+}
+
+const stats = (page: Page) => page.locator('#stats');
+
+test('the second query on a file reads only the blobs the index names, with the same answer', async ({ page }) => {
+  await run(page, cafe, join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(stats(page)).toContainText('building the blob index');
+  await expectListedAnswer(page, cafe);
+  const [whole, size] = await megabytesRead(page);
+  expect(whole).toBe(size);
+
+  await run(page, restaurants, join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(stats(page)).toContainText('only the blobs the blob index names');
+  await expectListedAnswer(page, restaurants);
+  // The file info still counts the whole file.
+  const info = JSON.parse((await page.getByTestId('file-info').textContent())!);
+  expect(info.facts.counts.nodes).toBe(JSON.parse(readFileSync(join(DATA_DIR, 'expected/malta.counts.json'), 'utf8')).nodes);
+});
+
+test('on a file larger than the area, the second query reads a small part of it', async ({ page }) => {
+  // Copy 6 of the synthetic file is Malta moved by +1.2° lon, +1° lat: Malta's answers, other ids.
+  const x20 = 'malta-x20-synthetic.osm.pbf';
+  await run(page, QUERIES.find((q) => q.file === x20)!, join(DATA_DIR, x20));
+  const [whole, size] = await megabytesRead(page);
+  expect(whole).toBe(size);
+  await run(page, { file: x20, q: 'amenity=restaurant', bbox: [15.7, 36.88, 15.73, 36.91], count: 159 }, join(DATA_DIR, x20));
+  await expect(stats(page)).toContainText('only the blobs the blob index names');
+  await expect(page.getByTestId('result-count')).toHaveText('159');
+  const [part] = await megabytesRead(page);
+  expect(part).toBeLessThan(size * 0.2); // 15 % of it: see docs/blob-index.md on this file's geography
+});
+
+test('a corrupt stored index is refused: the file is read whole and the answer is right', async ({ page }) => {
+  await run(page, cafe, join(DATA_DIR, 'malta.osm.pbf'));
+  const spoiled = await page.evaluate(async () => {
+    const dir = await navigator.storage.getDirectory();
+    const names: string[] = [];
+    for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) {
+      if (!name.endsWith('.idx')) continue;
+      const file = await (await dir.getFileHandle(name)).getFile();
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      bytes[bytes.length >> 1] ^= 0xff;
+      const w = await (await dir.getFileHandle(name)).createWritable();
+      await w.write(bytes);
+      await w.close();
+      names.push(name);
+    }
+    return names;
+  });
+  expect(spoiled).toHaveLength(1);
+  await run(page, restaurants, join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(stats(page)).toContainText('building the blob index');
+  await expectListedAnswer(page, restaurants);
+});
+
+test('another file under the same name is not answered from the first one’s index', async ({ page }) => {
+  await run(page, cafe, join(DATA_DIR, 'malta.osm.pbf'));
+  await run(page, helsinki, { name: 'malta.osm.pbf', mimeType: 'application/octet-stream', buffer: readFileSync(join(DATA_DIR, 'helsinki.osm.pbf')) });
+  await expect(stats(page)).toContainText('building the blob index');
+  await expectListedAnswer(page, helsinki);
+});
+
+test('Save index gives the .idx; beside the file on a server, a query over HTTP fetches a small part of it', async ({ page, browser }) => {
+  const x20 = 'malta-x20-synthetic.osm.pbf';
+  await run(page, QUERIES.find((q) => q.file === x20)!, join(DATA_DIR, x20));
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Save index' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`${x20}.idx`);
+  const indexDir = join(FIXTURE_DIR, 'idx');
+  mkdirSync(indexDir, { recursive: true });
+  await download.saveAs(join(indexDir, `${x20}.idx`));
+  const saved = readFileSync(join(indexDir, `${x20}.idx`));
+  expect(saved.subarray(0, 8).toString('latin1')).toBe('PBFIDX\r\n');
+  const size = statSync(join(DATA_DIR, x20)).size;
+  expect(saved.length).toBeLessThan(size * 0.01);
+
+  const server = await startFaultServer(DATA_DIR, { indexDir });
+  try {
+    // A fresh browser context: no index kept, only the one beside the file.
+    const other = await (await browser.newContext()).newPage();
+    const token = randomUUID();
+    await other.goto(`/${querySearch({ file: x20, q: 'shop=bicycle', near: [36.879, 15.6775], radius: 1000 })}`);
+    await other.locator('#url-form input').fill(`${server.origin}/${token}/clean/${x20}`);
+    await other.locator('#url-form button').click();
+    await expect(other.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+    await expect(other.getByTestId('result-count')).toHaveText('2');
+    await expect(other.locator('#stats')).toContainText('only the blobs the blob index names');
+    // The query's own read (13 % of this file: other copies' far-away nodes lie over the area,
+    // docs/blob-index.md), then with the file's identity, the index and the basemap's read of
+    // the way blobs there (32 %) as the server counted them; a whole read would be 100 %.
+    const [part] = await megabytesRead(other);
+    expect(part * 1e6).toBeLessThan(size * 0.2);
+    await expect(other.getByTestId('basemap-note')).toContainText('basemap:', { timeout: 30_000 });
+    const sent = await (await fetch(`${server.origin}/${token}/bytes`)).json();
+    expect(sent.bytes).toBeLessThan(size * 0.5);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,78 @@
+/**
+ * Where blob indexes (docs/blob-index.md) are kept between queries: in memory for this
+ * worker's life and in the Origin Private File System across visits, keyed by the file's
+ * identity (its size and the XXH64 of its first and last MiB), so a file that changed never
+ * finds an index of its old bytes. Storage failures (no OPFS, quota) only cost speed: the next
+ * query reads the whole file again and builds a new index.
+ */
+import { fileIdentity } from '../wasm/pkg/pbf_explorer.js';
+import type { Source } from './source/source';
+
+/** Bytes at each end of a file its identity hashes. */
+const IDENTITY_SPAN = 1 << 20;
+/** Indexes held in memory at once (the last used stay). */
+const HELD = 8;
+const held = new Map<string, Uint8Array>();
+
+/**
+ * The identity of `source` (16 bytes, `fileIdentity` in the crate), or null when it cannot
+ * be read at random (an HTTP server without Range support, an unknown size).
+ * @throws what `source.read` throws.
+ */
+export async function identityOf(source: Source, signal?: AbortSignal): Promise<Uint8Array | null> {
+  await source.open(signal);
+  if (!source.seekable || !Number.isFinite(source.size)) return null;
+  const span = Math.min(source.size, IDENTITY_SPAN);
+  const [head, tail] = await Promise.all([source.read(0, span, signal), source.read(source.size - span, span, signal)]);
+  return fileIdentity(source.size, head, tail);
+}
+
+/** The name an identity's index is kept under: its 16 bytes in hex, `.idx`. */
+export const indexName = (identity: Uint8Array): string => Array.from(identity, (b) => b.toString(16).padStart(2, '0')).join('') + '.idx';
+
+function hold(name: string, bytes: Uint8Array): void {
+  held.delete(name);
+  held.set(name, bytes);
+  if (held.size > HELD) held.delete(held.keys().next().value!);
+}
+
+const directory = () => navigator.storage.getDirectory();
+
+/** The index kept for `identity`, or null. */
+export async function loadIndex(identity: Uint8Array): Promise<Uint8Array | null> {
+  const name = indexName(identity);
+  const inMemory = held.get(name);
+  if (inMemory) return inMemory;
+  try {
+    const file = await (await (await directory()).getFileHandle(name)).getFile();
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    hold(name, bytes);
+    return bytes;
+  } catch {
+    return null; // none kept, or no OPFS here
+  }
+}
+
+/** Keeps `bytes` as the index of `identity`. */
+export async function saveIndex(identity: Uint8Array, bytes: Uint8Array): Promise<void> {
+  const name = indexName(identity);
+  hold(name, bytes);
+  try {
+    const writable = await (await (await directory()).getFileHandle(name, { create: true })).createWritable();
+    await writable.write(bytes as Uint8Array<ArrayBuffer>);
+    await writable.close();
+  } catch {
+    // kept in memory only
+  }
+}
+
+/** Forgets the index of `identity` (it was corrupt, or refused). */
+export async function dropIndex(identity: Uint8Array): Promise<void> {
+  const name = indexName(identity);
+  held.delete(name);
+  try {
+    await (await directory()).removeEntry(name);
+  } catch {
+    // nothing kept
+  }
+}
