@@ -23,7 +23,9 @@ export async function identityOf(source: Source, signal?: AbortSignal): Promise<
   await source.open(signal);
   if (!source.seekable || !Number.isFinite(source.size)) return null;
   const span = Math.min(source.size, IDENTITY_SPAN);
-  const [head, tail] = await Promise.all([source.read(0, span, signal), source.read(source.size - span, span, signal)]);
+  const reads = [source.read(0, span, signal), source.read(source.size - span, span, signal)];
+  reads.forEach((r) => r.catch(() => {})); // when one fails, the other's failure is not news
+  const [head, tail] = await Promise.all(reads);
   return fileIdentity(source.size, head, tail);
 }
 

@@ -176,7 +176,7 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
     bytes,
     onBuilt: (built) => {
       answerIndex = built;
-      void saveIndex(identity, built);
+      return saveIndex(identity, built);
     },
     onRefused: () => {
       answerIndex = null;

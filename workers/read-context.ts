@@ -38,7 +38,9 @@ export async function readContext(
   try {
     for await (const frame of readFramesAt(source, plannedFrames(plan), { ...source.readOptions, ...framerOptions, signal })) {
       await pool.waitForSpace();
-      jobs.push(pool.context(frame).then((f) => void (f.length > 0 && features.push(f))));
+      const job = pool.context(frame).then((f) => void (f.length > 0 && features.push(f)));
+      job.catch(() => {}); // seen below; a cancel must not report each job as unhandled meanwhile
+      jobs.push(job);
     }
   } finally {
     const settled = await Promise.allSettled(jobs);

@@ -25,8 +25,8 @@ export interface BlobIndexUse {
   identity: Uint8Array;
   /** The index kept for the file, or null: then a full read builds one. */
   bytes: Uint8Array | null;
-  /** Called with the index a full read built. */
-  onBuilt: (bytes: Uint8Array) => void;
+  /** Called with the index a full read built; the read ends once it has settled (kept). */
+  onBuilt: (bytes: Uint8Array) => Promise<void>;
   /** Called when `bytes` cannot be used (corrupt, or of another file), with the reason; the read goes on in full. */
   onRefused: (reason: string) => void;
 }
@@ -152,7 +152,7 @@ export async function runQuery(
     }
     if (building && !failure && !stop.signal.aborted && header && headerFrame && !isHistory(header)) {
       const built = assembler.blobIndex(blobIndex!.identity, header.replication_timestamp ?? NaN, headerFrame.offset, headerFrame.size);
-      if (built) blobIndex!.onBuilt(built);
+      if (built) await blobIndex!.onBuilt(built);
     }
   } catch (e) {
     fail(e);

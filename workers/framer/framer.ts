@@ -141,9 +141,9 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
   const read = (group: FrameAt[]) => {
     const start = group[0].offset;
     const end = group[group.length - 1].offset + group[group.length - 1].size;
-    const bytes = source.read(start, end - start, signal);
-    bytes.catch(() => {});
-    return bytes.then((b) => ({ group, start, b }));
+    const reading = source.read(start, end - start, signal).then((b) => ({ group, start, b }));
+    reading.catch(() => {}); // awaited in turn below; reads still in flight when the reader stops are not
+    return reading;
   };
   const inflight = groups.slice(0, readAhead).map(read);
   for (let next = readAhead; inflight.length > 0; next++) {
