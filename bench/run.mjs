@@ -20,7 +20,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { startFaultServer } from '../tests/fault-server.mjs';
@@ -66,6 +66,11 @@ function build() {
   execFileSync('cargo', ['build', '--release', '--example', 'bench_native', '--example', 'index_stats'], { cwd: join(root, 'wasm'), stdio: 'inherit' });
   // The same content with other blob compressions, made by our re-encoder (not committed).
   mkdirSync(join(root, 'bench/data'), { recursive: true });
+  // Blob indexes beside the files, as a server would hold them (FILE.osm.pbf.idx).
+  for (const file of [join(dataDir, BIG), HUGE].filter(existsSync)) {
+    const idx = join(root, 'bench/data', `${basename(file)}.idx`);
+    execFileSync('cargo', ['run', '--release', '--quiet', '--example', 'write_index', '--', file, idx], { cwd: join(root, 'wasm'), stdio: 'inherit' });
+  }
   for (const c of TWINS) {
     if (existsSync(twin(c))) continue;
     execFileSync('cargo', ['run', '--release', '--quiet', '--example', 'reencode', '--', join(dataDir, BIG), twin(c), c], { cwd: join(root, 'wasm'), stdio: 'inherit' });
@@ -194,7 +199,7 @@ async function benchPage(browser, file, bypassCSP = false) {
   return page;
 }
 
-async function benchRuns(browser, cores, faultsOrigin) {
+async function benchRuns(browser, cores, faultsOrigin, benchDataOrigin) {
   const r = {};
   const page = await benchPage(browser, BIG);
   const run = (n, q, url) => page.evaluate(([n, q, url]) => window.pbfBench.run(n, q, url), [n, q, url]);
@@ -232,7 +237,20 @@ async function benchRuns(browser, cores, faultsOrigin) {
   const small = await benchPage(browser, SMALL);
   r.query_all_small = await small.evaluate(([n, q]) => window.pbfBench.run(n, q), [cores, cafeNear(NEAR[SMALL])]);
   await small.close();
+  // Over HTTP (+50 ms a request) with the file's .idx beside it, in a fresh context (no index
+  // kept): the bytes the server sent, and the time.
+  const overHttpByIndex = async (server, file, q) => {
+    const token = Math.random().toString(36).slice(2);
+    const p = await (await browser.newContext()).newPage();
+    await p.goto(`${origin}/bench.html`);
+    const timing = await p.evaluate(([n, q, url]) => window.pbfBench.run(n, q, url, true), [cores, q, `${server}/${token}/latency/${file}`]);
+    await p.close();
+    const sent = await (await fetch(`${server}/${token}/bytes`)).json();
+    return { ...timing, sentBytes: sent.bytes, requests: sent.requests };
+  };
+  r.query_http_idx_big = await overHttpByIndex(faultsOrigin, BIG, cafeNear(NEAR[BIG]));
   if (existsSync(HUGE)) {
+    r.query_http_idx_huge = await overHttpByIndex(benchDataOrigin, basename(HUGE), cafeNear(NEAR.huge));
     const huge = await (await browser.newContext()).newPage();
     await huge.goto(`${origin}/bench.html`);
     await huge.locator('input[type=file]').setInputFiles(HUGE);
@@ -310,7 +328,8 @@ function table(rows) {
 async function main() {
   build();
   const server = await startServer();
-  const faults = await startFaultServer(dataDir, { latencyMs: 50 });
+  const faults = await startFaultServer(dataDir, { latencyMs: 50, indexDir: join(root, 'bench/data') });
+  const benchFaults = await startFaultServer(join(root, 'bench/data'), { latencyMs: 50 });
   const runs = [];
   let cores = 0;
   try {
@@ -324,7 +343,7 @@ async function main() {
       const browser = await launch();
       try {
         const app = await appRuns(browser, faults.origin);
-        const bench = await benchRuns(browser, cores, faults.origin);
+        const bench = await benchRuns(browser, cores, faults.origin, benchFaults.origin);
         const js = { small: await jsPeers(browser, SMALL), big: await jsPeers(browser, BIG) };
         runs.push({ native, inflate, app, bench, js });
       } finally {
@@ -336,6 +355,7 @@ async function main() {
   } finally {
     process.kill(-server.pid);
     await faults.close();
+    await benchFaults.close();
   }
 
   const med = (f) => median(runs.map(f));
@@ -377,6 +397,10 @@ async function main() {
     query_http: med((r) => r.bench.query_http_big.ms),
     query_all_small: med((r) => r.bench.query_all_small.ms),
     query_all_huge: med((r) => r.bench.query_all_huge?.ms ?? NaN),
+    http_idx_big: med((r) => r.bench.query_http_idx_big.ms),
+    http_idx_big_share: med((r) => r.bench.query_http_idx_big.sentBytes / r.bench.query_http_idx_big.bytes),
+    http_idx_huge: med((r) => r.bench.query_http_idx_huge?.ms ?? NaN),
+    http_idx_huge_share: med((r) => (r.bench.query_http_idx_huge ? r.bench.query_http_idx_huge.sentBytes / r.bench.query_http_idx_huge.bytes : NaN)),
     all_cafe_huge: med((r) => r.bench.all_cafe_huge?.ms ?? NaN),
     tiny_big: med((r) => r.js.big.tiny.ms),
     osmread_big: med((r) => r.js.big.osmRead.ms),
@@ -420,6 +444,8 @@ async function main() {
     [`bench page: amenity=cafe 1000 m over HTTP, +50 ms/request`, m.query_http.toFixed(0), mbps(m.query_http), `${ratio(m.query_http, m.query_all)}× (bench page, local file)`, ''],
     [`bench page: amenity=cafe 1000 m, malta (6 MB)`, m.query_all_small.toFixed(0), '', '', ''],
     ['bench page: 1000 m query, 1.1 GB file (200 × malta)', Number.isFinite(m.query_all_huge) ? m.query_all_huge.toFixed(0) : 'no file', '', '', '≥ 1.0× osmar'],
+    ['bench page: amenity=cafe 1000 m over HTTP, +50 ms/request, .idx beside the file', m.http_idx_big.toFixed(0), '', `${(m.http_idx_big_share * 100).toFixed(1)} % of the file sent`, ''],
+    ['the same on the 1.1 GB file', Number.isFinite(m.http_idx_huge) ? m.http_idx_huge.toFixed(0) : 'no file', '', Number.isFinite(m.http_idx_huge_share) ? `${(m.http_idx_huge_share * 100).toFixed(1)} % of the file sent` : '', '≤ 3000 ms, ≤ 10 %'],
     ['bench page: amenity=cafe, whole 1.1 GB file', Number.isFinite(m.all_cafe_huge) ? m.all_cafe_huge.toFixed(0) : 'no file', '', '', 'completes'],
     ['JS peer tiny-osmpbf, scan, page thread', m.tiny_big.toFixed(0), mbps(m.tiny_big), `Wasm 1 worker is ${ratio(m.tiny_big, m.scan_1)}×`, ''],
     ['JS peer osm-read, scan, page thread', m.osmread_big.toFixed(0), mbps(m.osmread_big), `Wasm 1 worker is ${ratio(m.osmread_big, m.scan_1)}×`, ''],
