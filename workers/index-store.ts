@@ -2,7 +2,7 @@
  * Where blob indexes (docs/blob-index.md) are kept between queries: in memory for this
  * worker's life and in the Origin Private File System across visits, keyed by the file's
  * identity (its size and the XXH64 of its first and last MiB), so a file that changed never
- * finds an index of its old bytes. Storage failures (no OPFS, quota) only cost speed: the next
+ * finds an index of its old bytes; the 16 written last stay there. Storage failures (no OPFS, quota) only cost speed: the next
  * query reads the whole file again and builds a new index.
  */
 import { fileIdentity } from '../wasm/pkg/pbf_explorer.js';
@@ -55,17 +55,31 @@ export async function loadIndex(identity: Uint8Array): Promise<Uint8Array | null
   }
 }
 
-/** Keeps `bytes` as the index of `identity`. */
+/** Indexes kept in OPFS: the most recently written stay, older ones are removed. */
+const KEPT = 16;
+
+/** Keeps `bytes` as the index of `identity` (and forgets the oldest beyond {@link KEPT}). */
 export async function saveIndex(identity: Uint8Array, bytes: Uint8Array): Promise<void> {
   const name = indexName(identity);
   hold(name, bytes);
   try {
-    const writable = await (await (await directory()).getFileHandle(name, { create: true })).createWritable();
+    const dir = await directory();
+    const writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
     await writable.write(bytes as Uint8Array<ArrayBuffer>);
     await writable.close();
+    await forgetOldest(dir);
   } catch {
     // kept in memory only
   }
+}
+
+async function forgetOldest(dir: FileSystemDirectoryHandle): Promise<void> {
+  const kept: [string, number][] = [];
+  for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) {
+    if (name.endsWith('.idx')) kept.push([name, (await (await dir.getFileHandle(name)).getFile()).lastModified]);
+  }
+  kept.sort((a, b) => b[1] - a[1]);
+  for (const [name] of kept.slice(KEPT)) await dir.removeEntry(name);
 }
 
 /** Forgets the index of `identity` (it was corrupt, or refused). */

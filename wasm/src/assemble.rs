@@ -189,7 +189,10 @@ pub struct SecondRead {
 /// Collects block scans into an answer; see the module documentation for the rules.
 pub struct Assembler {
     area: AreaTest,
+    /// The file's element counts: the blobs read so far, or with an index the whole file's.
     pub counts: Counts,
+    /// The elements of the blobs decoded so far (what a read's progress shows).
+    pub decoded: Counts,
     blobs: Vec<BlobEntry>,
     nodes: FxHashMap<i64, NodeEntry>,
     ways: FxHashMap<i64, WayEntry>,
@@ -234,6 +237,7 @@ impl Assembler {
         Assembler {
             area,
             counts: Counts::default(),
+            decoded: Counts::default(),
             blobs: Vec::new(),
             nodes: FxHashMap::default(),
             ways: FxHashMap::default(),
@@ -294,6 +298,7 @@ impl Assembler {
         if let Some(part) = scan.index {
             self.index_builder.get_or_insert_with(IndexBuilder::default).add(index, offset, size, scan.summary, part);
         }
+        self.decoded.add(&scan.counts);
         if !self.indexed {
             self.counts.add(&scan.counts);
             self.blobs.push(BlobEntry { index, offset, size, summary: scan.summary });

@@ -189,7 +189,7 @@ impl QueryAssembler {
 
     /// `[nodes, ways, relations, tags, way_refs, relation_members]` decoded so far.
     pub fn counts(&self) -> Vec<f64> {
-        let c = &self.inner.counts;
+        let c = &self.inner.decoded;
         [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members].map(|n| n as f64).to_vec()
     }
 
