@@ -201,7 +201,7 @@ async function benchPage(browser, file, bypassCSP = false) {
   return page;
 }
 
-async function benchRuns(browser, cores, faultsOrigin, benchDataOrigin) {
+async function benchRuns(browser, cores, faultsOrigin, idxOrigin, benchDataOrigin) {
   const r = {};
   const page = await benchPage(browser, BIG);
   const run = (n, q, url) => page.evaluate(([n, q, url]) => window.pbfBench.run(n, q, url), [n, q, url]);
@@ -250,7 +250,7 @@ async function benchRuns(browser, cores, faultsOrigin, benchDataOrigin) {
     const sent = await (await fetch(`${server}/${token}/bytes`)).json();
     return { ...timing, sentBytes: sent.bytes, requests: sent.requests };
   };
-  r.query_http_idx_big = await overHttpByIndex(faultsOrigin, BIG, cafeNear(NEAR[BIG]));
+  r.query_http_idx_big = await overHttpByIndex(idxOrigin, BIG, cafeNear(NEAR[BIG]));
   if (existsSync(HUGE_SPREAD)) r.query_http_idx_huge = await overHttpByIndex(benchDataOrigin, basename(HUGE_SPREAD), cafeNear(NEAR.huge));
   if (existsSync(HUGE)) {
     const huge = await (await browser.newContext()).newPage();
@@ -330,8 +330,11 @@ function table(rows) {
 async function main() {
   build();
   const server = await startServer();
-  const faults = await startFaultServer(dataDir, { latencyMs: 50, indexDir: join(root, 'bench/data') });
-  const benchFaults = await startFaultServer(join(root, 'bench/data'), { latencyMs: 50 });
+  // Full reads over HTTP on a server without indexes; the index rows on servers that keep the
+  // files' .idx beside them (the data folder's, and bench/data's for the 1.1 GB file).
+  const faults = await startFaultServer(dataDir, { latencyMs: 50 });
+  const idxFaults = await startFaultServer(dataDir, { latencyMs: 50, indexDir: join(root, 'bench/data') });
+  const benchFaults = await startFaultServer(join(root, 'bench/data'), { latencyMs: 50, indexDir: join(root, 'bench/data') });
   const runs = [];
   let cores = 0;
   try {
@@ -345,7 +348,7 @@ async function main() {
       const browser = await launch();
       try {
         const app = await appRuns(browser, faults.origin);
-        const bench = await benchRuns(browser, cores, faults.origin, benchFaults.origin);
+        const bench = await benchRuns(browser, cores, faults.origin, idxFaults.origin, benchFaults.origin);
         const js = { small: await jsPeers(browser, SMALL), big: await jsPeers(browser, BIG) };
         runs.push({ native, inflate, app, bench, js });
       } finally {
@@ -358,6 +361,7 @@ async function main() {
     process.kill(-server.pid);
     await faults.close();
     await benchFaults.close();
+    await idxFaults.close();
   }
 
   const med = (f) => median(runs.map(f));
