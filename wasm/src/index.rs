@@ -158,6 +158,17 @@ impl Cells {
         (y << CELL_LEVEL) | x
     }
 
+    /// The half-open bounds `[lat_lo, lon_lo, lat_hi, lon_hi]` (1e-7 degrees) of the points
+    /// [`Cells::cell_of`] puts in `cell` without clamping: a point inside gets `cell` (the edge
+    /// cells' clamped points fall outside and are merely computed again).
+    pub fn cell_bounds(cell: u32) -> [i64; 4] {
+        let n = 1i64 << CELL_LEVEL;
+        let (x, y) = ((cell as i64) & (n - 1), (cell as i64) >> CELL_LEVEL);
+        // The least v with v × n ≥ k × span, less the offset: where column or row k starts.
+        let start = |k: i64, span: i64, offset: i64| (k * span + n - 1).div_euclid(n) - offset;
+        [start(y, 1_800_000_000, 900_000_000), start(x, 3_600_000_000, 1_800_000_000), start(y + 1, 1_800_000_000, 900_000_000), start(x + 1, 3_600_000_000, 1_800_000_000)]
+    }
+
     /// Notes a cell at [`CELL_LEVEL`] ([`Cells::cell_of`]); call [`Cells::tidy`] once all are in.
     #[inline]
     pub fn add(&mut self, id: u32) {
@@ -222,9 +233,8 @@ impl Cells {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexPart {
     pub strings: StringFilter,
-    /// The cells of the block's nodes, at [`CELL_LEVEL`].
-    pub node_cells: Cells,
-    /// The cells of its nodes by id bucket (`id >> REF_BUCKET_SHIFT`): `(bucket, cell)`, sorted.
+    /// The cells of its nodes (at [`CELL_LEVEL`]) by id bucket (`id >> REF_BUCKET_SHIFT`):
+    /// `(bucket, cell)`, in the order met, repeats possible. The blob's own cells follow.
     pub bucket_cells: Vec<(i64, u32)>,
     /// The ways' node refs as runs of ref buckets (`id >> REF_BUCKET_SHIFT`), inclusive,
     /// ascending; empty when the ways carry their own locations.
@@ -242,11 +252,12 @@ pub struct IndexPart {
 pub struct RefBuckets {
     ids: Vec<i64>,
     seen: Box<[i64; 1024]>,
+    last: i64,
 }
 
 impl Default for RefBuckets {
     fn default() -> Self {
-        RefBuckets { ids: Vec::new(), seen: Box::new([i64::MIN; 1024]) }
+        RefBuckets { ids: Vec::new(), seen: Box::new([i64::MIN; 1024]), last: i64::MIN }
     }
 }
 
@@ -254,6 +265,10 @@ impl RefBuckets {
     #[inline]
     pub fn add(&mut self, node_id: i64) {
         let b = node_id >> REF_BUCKET_SHIFT;
+        if b == self.last {
+            return; // a way's next ref is most often in its last one's bucket
+        }
+        self.last = b;
         let slot = &mut self.seen[(b as usize) & 1023];
         if *slot != b {
             *slot = b;
@@ -363,21 +378,36 @@ impl IndexBuilder {
     pub fn finish(mut self, identity: FileIdentity, replication_timestamp: Option<i64>, header_frame: (u64, u64), counts: Counts) -> BlobIndex {
         self.blobs.sort_by_key(|b| b.0);
         let mut buckets: Vec<(i64, u32)> = Vec::new();
+        let mut node_cells = Vec::with_capacity(self.blobs.len());
         for b in &mut self.blobs {
-            b.4.node_cells.tidy();
+            let mut cells = Cells { ids: b.4.bucket_cells.iter().map(|&(_, cell)| cell).collect(), ..Cells::default() };
+            cells.tidy();
+            node_cells.push(cells);
             buckets.append(&mut b.4.bucket_cells);
         }
-        buckets.sort_unstable();
-        buckets.dedup();
+        // In a sorted file the blobs' pairs come in bucket order already (the cells of a
+        // bucket need no order); other files' are sorted here.
+        if !buckets.is_sorted_by_key(|&(b, _)| b) {
+            buckets.sort_unstable();
+            buckets.dedup();
+        }
         let where_ways = |part: &IndexPart| -> ([i32; 4], Cells) {
             if let (Some(b), Some(c)) = (part.way_bbox_e7, &part.way_cells) {
                 return (b, c.clone());
             }
             let mut cells = Cells::default();
+            // A bucket often holds a few cells that its neighbours hold too: a small
+            // direct-mapped memory of cells kept drops most repeats before the sort.
+            let mut seen = [u32::MAX; 256];
+            let mut at = 0; // the runs ascend: each search starts where the last one ended
             for &(lo, hi) in &part.ref_runs {
-                let start = buckets.partition_point(|&(b, _)| b < lo);
-                for &(_, cell) in buckets[start..].iter().take_while(|&&(b, _)| b <= hi) {
-                    cells.ids.push(cell);
+                at += buckets[at..].partition_point(|&(b, _)| b < lo);
+                for &(_, cell) in buckets[at..].iter().take_while(|&&(b, _)| b <= hi) {
+                    let slot = &mut seen[(cell.wrapping_mul(0x9E37_79B1) >> 24) as usize];
+                    if *slot != cell {
+                        *slot = cell;
+                        cells.ids.push(cell);
+                    }
                 }
             }
             cells.tidy();
@@ -386,14 +416,15 @@ impl IndexBuilder {
         let entries = self
             .blobs
             .iter()
-            .map(|(index, offset, size, summary, part)| {
+            .zip(node_cells)
+            .map(|((index, offset, size, summary, part), node_cells)| {
                 let (way_bbox_e7, way_cells) = if summary.min_way_id <= summary.max_way_id { where_ways(part) } else { (WORLD_E7, Cells::default()) };
                 IndexEntry {
                     index: *index,
                     offset: *offset,
                     size: *size,
                     summary: BlockSummary { way_bbox_e7, ..*summary },
-                    node_cells: part.node_cells.clone().coarsened(MAX_CELLS),
+                    node_cells: node_cells.coarsened(MAX_CELLS),
                     way_cells: way_cells.coarsened(MAX_CELLS),
                     strings: part.strings.clone(),
                 }
@@ -642,5 +673,28 @@ impl Reader<'_> {
     }
     fn i64(&mut self) -> Result<i64, IndexError> {
         self.take().map(i64::from_le_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cells_bounds_hold_exactly_the_points_cell_of_puts_in_it() {
+        let n = 1u32 << CELL_LEVEL;
+        for (x, y) in [(0, 0), (1, 1), (7, 3), (2047, 2048), (2048, 1024), (3000, 4095), (n - 1, n - 1), (4094, 17)] {
+            let cell = (y << CELL_LEVEL) | x;
+            let [lat_lo, lon_lo, lat_hi, lon_hi] = Cells::cell_bounds(cell).map(|v| v.clamp(i32::MIN as i64, i32::MAX as i64) as i32);
+            let mid = |lo: i32, hi: i32| lo + (hi - lo) / 2;
+            for (lat, lon) in [(lat_lo, lon_lo), (lat_hi - 1, lon_hi - 1), (lat_lo, lon_hi - 1), (mid(lat_lo, lat_hi), mid(lon_lo, lon_hi))] {
+                assert_eq!(Cells::cell_of(lat, lon), cell, "({lat}, {lon}) inside cell ({x}, {y})");
+            }
+            // Just outside, a point is in a neighbour (or clamped into this edge cell).
+            let (lat_in, lon_in) = (mid(lat_lo, lat_hi), mid(lon_lo, lon_hi));
+            for (lat, lon, on_edge) in [(lat_lo - 1, lon_in, y == 0), (lat_hi, lon_in, y == n - 1), (lat_in, lon_lo - 1, x == 0), (lat_in, lon_hi, x == n - 1)] {
+                assert_eq!(Cells::cell_of(lat, lon) == cell, on_edge, "({lat}, {lon}) beside cell ({x}, {y})");
+            }
+        }
     }
 }
