@@ -6,7 +6,8 @@
  *   cut-once (one Range reply cut mid-body) · no-range (Range ignored: 200, whole file) ·
  *   no-range-cut (that, cut mid-body once) · no-range-no-length (Range ignored and no
  *   Content-Length: a file of unknown size) · change (the file is replaced after 2 requests) ·
- *   no-cors (no CORS headers)
+ *   no-cors (no CORS headers) · range-only (CORS allows the Range header only, so a request
+ *   with If-Range fails its preflight) · range-only-change (that, and the change)
  * "once" faults hit the second request of a token (the first is the probe).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
  * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far
@@ -38,7 +39,7 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
     }
     if (req.method === 'OPTIONS') {
       if (mode !== 'no-cors') {
-        res.setHeader('Access-Control-Allow-Headers', 'Range, If-Range');
+        res.setHeader('Access-Control-Allow-Headers', mode.startsWith('range-only') ? 'Range' : 'Range, If-Range');
         res.setHeader('Access-Control-Allow-Methods', 'GET');
       }
       counters.set(token, n - 1); // preflights do not count
@@ -52,7 +53,7 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
       }
       if (mode === 'no-range-no-length') dropContentLength(res);
       // Replaced by a larger file, so the ranges still exist but hold other bytes.
-      if (mode === 'change' && n > 2) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
+      if ((mode === 'change' || mode === 'range-only-change') && n > 2) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
       if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
       req.url = `/${file}`;
       (indexes && file.endsWith('.idx') ? indexes : files)(req, res, () => {

@@ -35,7 +35,7 @@ async function openCopiedLink(page: Page, context: BrowserContext, part: string)
   return other;
 }
 
-const MODES = ['clean', 'latency', '503-once', '429-once', 'cut-once', 'no-range', 'no-range-cut'];
+const MODES = ['clean', 'latency', '503-once', '429-once', 'cut-once', 'no-range', 'no-range-cut', 'range-only'];
 const SMALL_QUERIES = QUERIES.filter((q) => q.expected);
 
 for (const mode of MODES) {
@@ -58,6 +58,12 @@ test('a file that changes on the server mid-read stops with a clear error', asyn
   const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf')!;
   await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url('change', q.file))}`);
   await expect(status(page)).toHaveText(/^error: .*changed on the server while it was being read/, { timeout: 60_000 });
+});
+
+test('where CORS allows Range but not If-Range, a file that changes mid-read still stops with the error', async ({ page }) => {
+  const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf')!;
+  await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url('range-only-change', q.file))}`);
+  await expect(status(page)).toHaveText(/^error: .*changed on the server while it was being read \(ETag or Last-Modified differs\)/, { timeout: 60_000 });
 });
 
 test('a server without CORS headers, and a missing file, give messages that say what to fix', async ({ page }) => {

@@ -20,8 +20,9 @@ const CORS_HELP =
  * A PBF on an HTTP server, read with `Range: bytes=a-b` requests (RFC 7233). Transient faults
  * (network errors, 5xx, 429 with `Retry-After`, a body cut mid-way) are retried with backoff and
  * resumed at the exact byte; the file changing on the server (its `ETag` or `Last-Modified`, sent
- * back as `If-Range`) stops the read with an error rather than mixing two versions. A server that
- * ignores Range is read front to back as one streamed response.
+ * back as `If-Range`, or compared in each reply where the server's CORS does not allow `If-Range`)
+ * stops the read with an error rather than mixing two versions. A server that ignores Range is
+ * read front to back as one streamed response.
  */
 export class FetchSource implements Source {
   size = NaN;
@@ -29,6 +30,8 @@ export class FetchSource implements Source {
   private etag: string | null = null;
   private lastModified: string | null = null;
   private whole: Response | null = null;
+  /** Whether reads send `If-Range`; off once a server refused it (see {@link fetchRange}). */
+  private ifRange = true;
 
   constructor(
     readonly name: string,
@@ -75,7 +78,7 @@ export class FetchSource implements Source {
     let got = 0;
     await this.withRetries(`bytes ${offset}-${end}`, signal, async () => {
       const from = offset + got;
-      const res = await this.fetch(this.rangeHeaders(from, end), signal);
+      const res = await this.fetchRange(from, end, signal);
       this.checkSameVersion(res);
       if (res.status === 200) {
         await res.body?.cancel();
@@ -136,8 +139,25 @@ export class FetchSource implements Source {
     }
   }
 
-  private rangeHeaders(from: number, end: number): Record<string, string> {
-    return { Range: `bytes=${from}-${end}`, ...this.validatorHeaders() };
+  /**
+   * GET bytes `from`…`end` with `If-Range`. From another origin `If-Range` needs a CORS preflight
+   * (`Range` alone is a safelisted header, `If-Range` is not), which a server that allows only
+   * `Range` refuses: the browser reports a network error. Then the request is sent again without
+   * it, and so are the later ones; each reply's ETag and Last-Modified are still compared with
+   * the probe's ({@link checkSameVersion}), which tells a changed file as well, one reply late.
+   */
+  private async fetchRange(from: number, end: number, signal?: AbortSignal): Promise<Response> {
+    const range = { Range: `bytes=${from}-${end}` };
+    const validator = this.validatorHeaders();
+    if (!this.ifRange || !validator['If-Range']) return this.fetch(range, signal);
+    try {
+      return await this.fetch({ ...range, ...validator }, signal);
+    } catch (e) {
+      if (!(e instanceof NetworkError)) throw e;
+      const res = await this.fetch(range, signal);
+      this.ifRange = false;
+      return res;
+    }
   }
 
   /** `If-Range` with the validator seen at open (a strong ETag, else Last-Modified: RFC 7233 §3.2). */
