@@ -6,6 +6,7 @@
 import './style.css';
 import { QueryClient, type SourceSpec } from '../workers/client';
 import type { Match, Query } from '../workers/types';
+import { needsNoQuestion, rememberHost } from './known-hosts';
 import { describeQuery } from './query-text';
 import { areaPolygon } from './geometry';
 import { download } from './export';
@@ -102,9 +103,26 @@ function linkContext(): LinkContext {
 const CONFIRM_BYTES = 100e6;
 
 /** Asks before a link reads a large file from another origin; resolves true to go on. */
-async function confirmDownload(host: string, bytes: number): Promise<boolean> {
+function confirmDownload(host: string, bytes: number): Promise<boolean> {
+  return ask(host, Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(0)} MB` : 'a file of unknown size');
+}
+
+/**
+ * Asks before a link makes the browser contact a host it has not been allowed to (nothing is
+ * sent to it before a yes, which is remembered: see known-hosts.ts); true to go on.
+ */
+async function hostAllowed(url: string): Promise<boolean> {
+  if (needsNoQuestion(url)) return true;
+  const { host } = new URL(url);
+  if (!(await ask(host, 'a file'))) return false;
+  rememberHost(host);
+  return true;
+}
+
+/** Shows the download question "This link reads `what` from `host`"; true for yes. */
+async function ask(host: string, what: string): Promise<boolean> {
   const dialog = $<HTMLDialogElement>('#confirm-download');
-  dialog.querySelector('.size')!.textContent = Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(0)} MB` : 'a file of unknown size';
+  dialog.querySelector('.size')!.textContent = what;
   dialog.querySelector('.host')!.textContent = host;
   dialog.returnValue = '';
   dialog.showModal();
@@ -139,6 +157,11 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   cancelButton.disabled = false;
   const polygon = areaPolygon(query.area);
   void mapView.setArea(polygon, fit);
+  if (fromLink && src.kind === 'url' && !(await hostAllowed(src.url))) {
+    progress.setStatus('cancelled');
+    cancelButton.disabled = true;
+    return;
+  }
   document.title = `${describeQuery(query)} — pbf-explorer`;
   const end = await client.run(src, query, {
     onFileInfo: (info) => {

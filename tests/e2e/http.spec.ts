@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startFaultServer } from '../fault-server.mjs';
 import { DATA_DIR, QUERIES, expectedAnswer, querySearch } from './data';
 import { listedIds } from './list';
+import { KNOWN_HOSTS_KEY } from '../../web/known-hosts';
 
 const status = (page: Page) => page.getByTestId('status');
 const count = (page: Page) => page.getByTestId('result-count');
@@ -20,6 +21,11 @@ test.beforeAll(async () => {
   server = await startFaultServer(DATA_DIR);
 });
 test.afterAll(async () => server.close());
+// The tests' links go to the fault server: a visitor who has agreed to read from it before
+// (the first link to a host asks; see the test of that below, in a context of its own).
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(([key, host]) => localStorage.setItem(key, JSON.stringify([host])), [KNOWN_HOSTS_KEY, new URL(server.origin).host]);
+});
 
 /** The URL of `file` behind fault `mode`, with counters of its own. */
 const url = (mode: string, file: string) => `${server.origin}/${randomUUID()}/${mode}/${file}`;
@@ -97,6 +103,37 @@ test('a link made from a local file names the file and runs once it is opened', 
   await other.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
   await expect(other.getByTestId('status')).toHaveText('done');
   await expect(other.getByTestId('result-count')).toHaveText('501');
+});
+
+test('a link to another origin asks once per host before anything is sent there', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL }); // no remembered host
+  const page = await context.newPage();
+  const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf')!;
+  const token = randomUUID();
+  const link = `/${querySearch(q)}&src=${encodeURIComponent(`${server.origin}/${token}/clean/${q.file}`)}`;
+  const sent = async () => (await (await fetch(`${server.origin}/${token}/bytes`)).json()).requests;
+  const dialog = page.getByTestId('confirm-download');
+  await page.goto(link);
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(`a file from ${new URL(server.origin).host}`);
+  expect(await sent(), 'requests to the host before an answer').toBe(0);
+  await dialog.locator('button[value=no]').click();
+  await expect(status(page)).toHaveText('cancelled');
+  expect(await sent(), 'requests to the host after a no').toBe(0);
+  // A no is not remembered; a yes is, for every file on that host.
+  await page.goto(link);
+  await dialog.locator('button[value=yes]').click();
+  await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+  await expect(count(page)).toHaveText(String(expectedAnswer(q).count));
+  const helsinki = SMALL_QUERIES.find((x) => x.file === 'helsinki.osm.pbf')!;
+  await page.goto(`/${querySearch(helsinki)}&src=${encodeURIComponent(url('clean', helsinki.file))}`);
+  await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+  await expect(count(page)).toHaveText(String(expectedAnswer(helsinki).count));
+  // This origin's own files never ask.
+  await page.goto('/?src=/sample/helsinki.osm.pbf&q=amenity=cafe&near=60.1699,24.9384&radius=1000');
+  await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+  await expect(dialog).toBeHidden();
+  await context.close();
 });
 
 test('a link to a file of unknown size on another origin asks first', async ({ page }) => {
