@@ -26,6 +26,8 @@ export default defineConfig({
     // bench.html is the map-less page `npm run bench` drives.
     rollupOptions: { input: { main: resolve(here, 'web/index.html'), bench: resolve(here, 'web/bench.html') } },
   },
+  // PBF_WASM_PKG: another wasm-pack output in wasm/ in place of wasm/pkg (the test-trap build).
+  resolve: { alias: process.env.PBF_WASM_PKG ? [{ find: /^(?:\.\.\/)+wasm\/pkg\//, replacement: `${resolve(here, 'wasm', process.env.PBF_WASM_PKG)}/` }] : [] },
   worker: { format: 'es' },
   server: { fs: { allow: ['..', ...extraAllowed] } },
   plugins: [

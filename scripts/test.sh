@@ -23,6 +23,9 @@ echo "== unit tests (Vitest: framer, HTTP helpers, URL state)"
 npx vitest run
 # A second build that differs only in its id: the "new deployment" of the update test.
 PBF_EXPLORER_BUILD_ID=test-b PBF_EXPLORER_OUT_DIR=../test-results/dist-b npx vite build --logLevel error
+# A build whose decoder traps on the query key test:trap (feature test-trap), for the trap test.
+(cd wasm && wasm-pack --quiet build --target web --release --out-dir pkg-test-trap --no-pack -- --features test-trap)
+PBF_WASM_PKG=pkg-test-trap PBF_EXPLORER_OUT_DIR=../test-results/dist-test-trap npx vite build --logLevel error
 (cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
 # zstd, lz4 and raw twins of the shared files, for the same queries through the page.
 DATA="${PBF_DATA_DIR:-$(cd .. && pwd)/shared/data}"

@@ -4,8 +4,11 @@
  * the bad spot stays, the page stays usable, and nothing from the data runs.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import sirv from 'sirv';
 import { DATA_DIR, FIXTURE_DIR } from './data';
 
 const status = (page: Page) => page.getByTestId('status');
@@ -196,20 +199,52 @@ test('cancelling mid-file stops the query, and the next one runs clean', async (
   expect(cancelledAt).not.toContain('109.7 / 109.7 MB'); // it really stopped mid-file
 });
 
-test('a decode worker that crashes is replaced, and the query never ends with a silent wrong count', async ({ page }) => {
+test('a decode worker that crashes is replaced, and the query ends with the crash named', async ({ page }) => {
   await page.goto('/?q=amenity=cafe&near=36.8989,15.7146&radius=1000');
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
   await expect(page.locator('#stats')).toContainText('blobs decoded');
   const decodeWorkers = () => page.workers().filter((w) => w.url().includes('decode-worker'));
   const before = decodeWorkers().length;
-  // An uncaught exception inside the worker fires its `error` event, as a crash would.
-  await decodeWorkers()[0].evaluate(() => setTimeout(() => {
-    throw new Error('simulated crash');
-  }));
-  await expect(status(page)).toHaveText(/^(done|error: .*a decode worker crashed.*simulated crash)/, { timeout: 120_000 });
-  if ((await status(page).textContent()) === 'done') await expect(count(page)).toHaveText('43');
-  await expect.poll(() => decodeWorkers().length).toBe(before);
+  const victim = decodeWorkers()[0];
+  const closed = new Promise((resolve) => victim.once('close', resolve));
+  // From now on the worker throws on every message it gets, uncaught: its `error` event fires
+  // while it holds a blob of the running query, as when a worker dies mid-job.
+  await victim.evaluate(() => {
+    self.onmessage = () => {
+      throw new Error('simulated crash');
+    };
+  });
+  await expect(status(page)).toHaveText(/^error: blob #\d+ at byte \d+: a decode worker crashed.*simulated crash/, { timeout: 120_000 });
+  await closed; // the pool ended the crashed worker…
+  await expect.poll(() => decodeWorkers().length).toBe(before); // …and started another
+  expect(decodeWorkers()).not.toContain(victim);
   await page.getByRole('button', { name: 'Run query' }).click();
   await expect(status(page)).toHaveText('done', { timeout: 120_000 });
   await expect(count(page)).toHaveText('43');
+});
+
+test('a real Wasm trap in the decoder ends the query with a named error, and the next query works', async ({ page }) => {
+  // The test-trap build (scripts/test.sh): its decoder traps (`unreachable`) on the key test:trap.
+  const dir = resolve('test-results/dist-test-trap');
+  test.skip(!existsSync(dir), 'the test-trap build is missing: scripts/test.sh builds it');
+  const server = createServer(sirv(dir, { dev: true }));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    await page.goto(`${origin}/?q=test:trap&near=35.8989,14.5146&radius=1000`);
+    const decodeWorkers = () => page.workers().filter((w) => w.url().includes('decode-worker'));
+    await expect.poll(() => decodeWorkers().length).toBeGreaterThan(0);
+    const first = decodeWorkers();
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+    await expect(status(page)).toHaveText(/^error: blob #\d+ at byte \d+: the decoder failed \(.*unreachable.*\)/, { timeout: 60_000 });
+    // The trapped workers were closed and replaced by as many fresh ones.
+    await expect.poll(() => decodeWorkers().filter((w) => first.includes(w)).length).toBeLessThan(first.length);
+    await expect.poll(() => decodeWorkers().length).toBe(first.length);
+    await page.getByLabel('Query', { exact: true }).fill('amenity=cafe');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+    await expect(count(page)).toHaveText('43');
+  } finally {
+    server.close();
+  }
 });

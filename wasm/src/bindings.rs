@@ -66,6 +66,10 @@ impl BlobScanner {
     ///
     /// Throws for a corrupt or unsupported Blob or PrimitiveBlock (see `DecodeError`).
     pub fn scan(&self, blob: &[u8]) -> Result<Vec<u8>, JsError> {
+        #[cfg(feature = "test-trap")]
+        if self.query.expr.keys().iter().any(|k| k == "test:trap") {
+            test_trap();
+        }
         Ok(postcard::to_allocvec(&scan_blob(blob, &self.query)?)?)
     }
 
@@ -407,4 +411,13 @@ pub fn bench_inflate(blob: &[u8], inflater: &str) -> Result<u32, JsError> {
         }
         _ => Err(JsError::new("inflater is zlib-rs or miniz_oxide")),
     }
+}
+
+/// A real Wasm trap (`unreachable`), for the test build only (feature `test-trap`).
+#[cfg(feature = "test-trap")]
+fn test_trap() -> ! {
+    #[cfg(target_arch = "wasm32")]
+    core::arch::wasm32::unreachable();
+    #[cfg(not(target_arch = "wasm32"))]
+    std::process::abort();
 }

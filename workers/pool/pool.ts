@@ -87,8 +87,12 @@ export class DecodePool {
 
   /** Replaces a dead worker; the blobs it held fail with `message`. */
   private replace(slot: Slot, message: string): void {
+    const at = this.slots.indexOf(slot);
+    // A dying worker can report several errors (one per message it had queued): the first one
+    // replaces it, the others find it gone.
+    if (at < 0) return;
     slot.worker.terminate();
-    this.slots[this.slots.indexOf(slot)] = this.spawn();
+    this.slots[at] = this.spawn();
     for (const job of slot.jobs) this.fail(job, new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${message}`));
     this.dispatch();
   }
