@@ -67,7 +67,9 @@ export async function saveIndex(identity: Uint8Array, bytes: Uint8Array): Promis
     const writable = await (await dir.getFileHandle(name, { create: true })).createWritable();
     await writable.write(bytes as Uint8Array<ArrayBuffer>);
     await writable.close();
-    await forgetOldest(dir);
+    // Pruning is not awaited: the read that built this index need not wait for it (and the
+    // next save prunes what a closed worker left).
+    void forgetOldest(dir).catch(() => {});
   } catch {
     // kept in memory only
   }

@@ -371,7 +371,7 @@ fn plain_versions<'b>(items: impl Iterator<Item = (i64, &'b Option<Bytes>)>, dat
 /// saturating at the i32 range. In integers: every node pays for it, and a float division
 /// and `round` cost 5 % of a read.
 #[inline]
-pub(crate) fn to_e7(nano: i64) -> i32 {
+fn to_e7(nano: i64) -> i32 {
     let half = if nano < 0 { -50 } else { 50 };
     (nano.saturating_add(half) / 100).clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
@@ -671,6 +671,7 @@ impl BlockScanner<'_> {
     fn note_way_for_index(&mut self, way: &proto::Way) -> Result<usize, DecodeError> {
         if !packed(&way.lat).is_empty() {
             let (_, vertices) = self.way_locations(way)?;
+            let refs = vertices.len(); // one per ref: way_locations checked the lengths
             let part = self.out.index.as_mut().expect("an index part with ref buckets");
             let b = part.way_bbox_e7.get_or_insert([i32::MAX, i32::MAX, i32::MIN, i32::MIN]);
             let cells = part.way_cells.get_or_insert_with(Cells::default);
@@ -678,7 +679,7 @@ impl BlockScanner<'_> {
                 *b = [b[0].min(lat), b[1].min(lon), b[2].max(lat), b[3].max(lon)];
                 cells.add(Cells::cell_of(lat, lon));
             }
-            return varint::count(packed(&way.refs));
+            return Ok(refs);
         }
         let buckets = self.refs.as_mut().expect("ref buckets");
         varint::for_each_delta(packed(&way.refs), "Way refs", |id| buckets.add(id))
