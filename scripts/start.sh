@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 bash scripts/setup.sh
 npm run build:wasm
+npm run build:cli # the command line (npx pbf-explorer), beside the app
 
 port="${PORT:-5173}"
 if [ $# -gt 0 ]; then

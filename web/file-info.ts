@@ -4,48 +4,8 @@
  * counts, id ranges and the newest timestamp), readable, and as JSON in the element
  * `data-testid=file-info` for scripts and tests. File strings are untrusted: set as text only.
  */
-import { isHistory, type FileInfo } from '../workers/types';
-
-const number = (n: number) => n.toLocaleString('en-US');
-/** Seconds since the Unix epoch as ISO 8601 UTC, without milliseconds. */
-export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-
-function size(bytes: number): string {
-  if (!Number.isFinite(bytes)) return 'unknown (the server did not say)';
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB (${number(bytes)} bytes)` : `${number(bytes)} bytes`;
-}
-
-/** The rows of the readable view: [label, text], the rows of unknown facts left out. */
-function rows(info: FileInfo): [string, string][] {
-  const h = info.header;
-  const f = info.facts;
-  const out: [string, string | null | undefined][] = [
-    ['File', info.name],
-    ['Size', size(info.size)],
-    ['Writing program', h?.writing_program],
-    ['Source', h?.source],
-    ['Bbox', h?.bbox ? h.bbox.map((v) => v.toFixed(7)).join(', ') : h && 'none in the header'],
-    ['Replication timestamp', h?.replication_timestamp != null ? isoTime(h.replication_timestamp) : null],
-    ['Replication sequence number', h?.replication_sequence_number != null ? String(h.replication_sequence_number) : null],
-    ['Replication base URL', h?.replication_base_url],
-    ['Required features', h?.required_features.join(', ')],
-    ['History file', h && isHistory(h) ? 'yes: every version of each element; queries answer with the versions current at the "As of" moment (now when empty)' : null],
-    ['Optional features', h && (h.optional_features.join(', ') || 'none')],
-  ];
-  if (f) {
-    const range = (r: [number, number] | null) => (r ? `${r[0]} – ${r[1]}` : 'none');
-    out.push(
-      ['Blobs', Object.entries(f.blobs).map(([c, n]) => `${number(n)} ${c}`).join(', ') || 'none'],
-      ['Nodes', `${number(f.counts.nodes)} (ids ${range(f.id_ranges.node)})`],
-      ['Ways', `${number(f.counts.ways)} (ids ${range(f.id_ranges.way)})`],
-      ['Relations', `${number(f.counts.relations)} (ids ${range(f.id_ranges.relation)})`],
-      ['Newest timestamp', f.newest_timestamp != null ? isoTime(f.newest_timestamp) : 'no metadata in the file'],
-    );
-  } else {
-    out.push(['Contents', 'counted by the first whole read']);
-  }
-  return out.filter((r): r is [string, string] => r[1] != null && r[1] !== '');
-}
+import type { FileInfo } from '../workers/types';
+import { fileInfoRows } from './file-info-rows';
 
 export class FileInfoView {
   private list: HTMLDListElement;
@@ -62,7 +22,7 @@ export class FileInfoView {
     this.root.hidden = false;
     this.json.textContent = JSON.stringify(info);
     this.list.replaceChildren(
-      ...rows(info).flatMap(([label, text]) => {
+      ...fileInfoRows(info).flatMap(([label, text]) => {
         const dt = document.createElement('dt');
         dt.textContent = label;
         const dd = document.createElement('dd');

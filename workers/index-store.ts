@@ -6,6 +6,7 @@
  * query reads the whole file again and builds a new index.
  */
 import { fileIdentity } from '../wasm/pkg/pbf_explorer.js';
+import type { FetchSource } from './source/http-source';
 import type { Source } from './source/source';
 
 /** Bytes at each end of a file its identity hashes. */
@@ -92,5 +93,18 @@ export async function dropIndex(identity: Uint8Array): Promise<void> {
     await (await directory()).removeEntry(name);
   } catch {
     // nothing kept
+  }
+}
+
+/**
+ * The index a web server keeps beside the file (`FILE.osm.pbf.idx`: one small request), or
+ * null when it has none. Checked against the file's identity before use, as a kept one.
+ */
+export async function indexBeside(source: FetchSource, signal?: AbortSignal): Promise<Uint8Array | null> {
+  try {
+    const reply = await fetch(`${source.name}.idx`, { signal });
+    return reply.ok ? new Uint8Array(await reply.arrayBuffer()) : null;
+  } catch {
+    return null; // none there, or not allowed from this origin
   }
 }

@@ -9,7 +9,7 @@ import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQue
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { readContext, type ContextResult } from './read-context';
-import { dropIndex, identityOf, loadIndex, saveIndex } from './index-store';
+import { dropIndex, identityOf, indexBeside, loadIndex, saveIndex } from './index-store';
 import { runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
@@ -183,19 +183,6 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
       void dropIndex(identity);
     },
   };
-}
-
-/**
- * The index a web server keeps beside the file (`FILE.osm.pbf.idx`: one small request), or
- * null when it has none. Checked against the file's identity before use, as a kept one.
- */
-async function indexBeside(source: FetchSource, signal: AbortSignal): Promise<Uint8Array | null> {
-  try {
-    const reply = await fetch(`${source.name}.idx`, { signal });
-    return reply.ok ? new Uint8Array(await reply.arrayBuffer()) : null;
-  } catch {
-    return null; // none there, or not allowed from this origin
-  }
 }
 
 /** What the basemap drawn last was read for (the file and the area), once it was sent whole. */

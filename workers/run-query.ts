@@ -38,6 +38,9 @@ export interface RunCallbacks {
   onBlob?: () => void;
 }
 
+/** A query that only counts elements: with `index`, a count-only read that builds the blob index. */
+const COUNT_ONLY: Query = { q: '', area: 'everywhere', count_only: true };
+
 /** `[index, offset, size, from, to]` per blob, as `QueryAssembler.planSecondRead` and `planGeometryRead` give it. */
 export function plannedFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
   const frames = [];
@@ -49,7 +52,8 @@ export function plannedFrames(plan: Float64Array): (FrameAt & { from: number; to
 
 /**
  * Reads `source`, decodes every blob in `pool` and assembles the matches of `query` in
- * `assembler` (`query` null: only count elements). Resolves when done.
+ * `assembler` (`query` null: only count elements; with `blobIndex`, and no index to read by,
+ * the read also builds the file's index). Resolves when done.
  * @throws the first error of the source, the framer (PbfFormatError) or a worker (naming the
  *   blob and byte offset); {@link CancelledError} when `signal` aborts. The assembler keeps
  *   what was found.
@@ -110,10 +114,10 @@ export async function runQuery(
     await source.open(stop.signal);
     progress.totalBytes = source.size;
     const plan = query && blobIndex ? indexedPlan(assembler, blobIndex) : null;
-    const building = query !== null && blobIndex !== undefined && plan === null;
+    const building = blobIndex !== undefined && plan === null;
     if (blobIndex) progress.blobIndex = plan ? 'used' : 'building';
     report();
-    pool.setQuery(building ? { ...query, index: true } : query);
+    pool.setQuery(building ? { ...(query ?? COUNT_ONLY), index: true } : query);
     const frames = plan
       ? readFramesAt(source, plan, options)
       : readFrames(source, { ...options, onRead: (n) => ((progress.bytesRead = n), report()) });

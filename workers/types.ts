@@ -25,6 +25,8 @@ export interface Query {
   history?: boolean;
   /** Set by the reader on a full read that builds the file's blob index: scans note what it needs. */
   index?: boolean;
+  /** Scans only count elements (a read for the file's facts or blob index alone). */
+  count_only?: boolean;
 }
 
 /** Tag statistics of an answer (`QueryAssembler.tagStats`). */
@@ -109,6 +111,8 @@ export interface Match {
   problem?: string;
   /** The version shown, when the file carries metadata. */
   meta?: Meta;
+  /** Metres from the area's centre (haversine), when the area is a circle. */
+  distance?: number;
 }
 
 /**

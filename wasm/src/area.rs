@@ -107,6 +107,15 @@ impl AreaTest {
         }
     }
 
+    /// The haversine distance in metres from the circle's centre to (`lat`, `lon`) in degrees;
+    /// None for an area without a centre (a bbox, the whole file).
+    pub fn distance_m(&self, lat: f64, lon: f64) -> Option<f64> {
+        match self.area {
+            Area::Circle { lat: clat, lon: clon, .. } => Some(haversine_m(clat, clon, lat, lon)),
+            _ => None,
+        }
+    }
+
     /// Whether the point (`lat`, `lon`), in degrees, lies in the area (boundary included).
     #[inline]
     pub fn contains(&self, lat: f64, lon: f64) -> bool {

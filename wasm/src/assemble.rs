@@ -93,6 +93,9 @@ pub struct Match {
     /// Its version, timestamp, changeset and user, when the file carries them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub meta: Option<Meta>,
+    /// Metres from the area's centre to (`lat`, `lon`) (haversine), when the area is a circle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
 }
 
 /// One OSMData blob as the first read saw it: where it is in the file (bytes) and what it holds.
@@ -694,10 +697,12 @@ impl Assembler {
                 let r = self.relations.get(&id).filter(|r| r.matched)?;
                 let [y, x] = r.position?;
                 let (tags, members, problem, meta) = (r.tags.clone(), r.members.clone(), r.problem.clone(), r.meta.clone());
-                return Some(Match { element: t, id, lat: y, lon: x, tags, members, problem, meta });
+                let distance = self.area.distance_m(y, x);
+                return Some(Match { element: t, id, lat: y, lon: x, tags, members, problem, meta, distance });
             }
         };
-        Some(Match { element: t, id, lat, lon, tags: tags.clone(), members: Vec::new(), problem: None, meta: meta.clone() })
+        let distance = self.area.distance_m(lat, lon);
+        Some(Match { element: t, id, lat, lon, tags: tags.clone(), members: Vec::new(), problem: None, meta: meta.clone(), distance })
     }
 
     /// How many map changes wait to be drained.
@@ -734,14 +739,15 @@ impl Assembler {
             return self.sorted.iter().skip(start).take(count).filter_map(|(_, t, id)| self.get(*t, *id)).collect();
         };
         if self.view_version != self.sorted_version {
-            self.view = crate::table::order(&self.sorted, |t, id| self.tags_of(t, id), column, *descending);
+            let distance = |t, id| self.get(t, id)?.distance;
+            self.view = crate::table::order(&self.sorted, |t, id| self.tags_of(t, id), distance, column, *descending);
             self.view_version = self.sorted_version;
         }
         self.view.iter().skip(start).take(count).filter_map(|&i| self.get(self.sorted[i].1, self.sorted[i].2)).collect()
     }
 
-    /// Orders the list by `column` (`type`, `id`, `name` or a tag key; None: by label, the
-    /// default), ties in label order; a missing tag sorts last either way.
+    /// Orders the list by `column` (`type`, `id`, `distance` from a circle's centre, `name` or a
+    /// tag key; None: by label, the default), ties in label order; a missing tag sorts last either way.
     pub fn set_order(&mut self, column: Option<String>, descending: bool) {
         self.order = column.map(|c| (c, descending));
         self.view_version = u64::MAX;
@@ -1005,7 +1011,7 @@ mod tests {
 
     #[test]
     fn csv_quotes_what_needs_quoting() {
-        let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None };
+        let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None, distance: None };
         let keys = vec!["amenity".to_string(), "name".to_string()];
         assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,amenity,name\r\n");
         assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"a, \"\"b\"\"\nc\"\r\n");

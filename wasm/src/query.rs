@@ -37,6 +37,9 @@ pub struct Query {
     pub history: bool,
     /// Scans note what the blob index needs (a full read that builds one).
     pub index: bool,
+    /// Scans only count elements (no match is collected): a read for the file's facts or its
+    /// blob index alone.
+    pub count_only: bool,
 }
 
 /// The JSON form the web workers send (see [`Query::from_json`]).
@@ -52,6 +55,8 @@ struct QueryJson {
     history: bool,
     #[serde(default)]
     index: bool,
+    #[serde(default)]
+    count_only: bool,
 }
 
 impl Query {
@@ -60,7 +65,7 @@ impl Query {
     /// Errors: [`DecodeError::Query`] with the syntax error's column and what was expected.
     pub fn from_tags(text: &str, area: Area) -> Result<Query, DecodeError> {
         let expr = Expr::parse(text).map_err(|e| DecodeError::Query(e.to_string()))?;
-        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any, at: None, history: false, index: false })
+        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any, at: None, history: false, index: false, count_only: false })
     }
 
     /// Parses the JSON form the web workers send: `{"q":"amenity=cafe or shop",
@@ -68,7 +73,7 @@ impl Query {
     /// `"everywhere"` or `{"bbox":{"min_lon":…,"min_lat":…,"max_lon":…,"max_lat":…}}`; `inside`
     /// `"any"` by default, or `"all"`; `at`: seconds since the Unix epoch, the moment a history
     /// file is answered as of; `history`: the file is one, set once its header is read; `index`:
-    /// the scans note what the blob index needs).
+    /// the scans note what the blob index needs; `count_only`: the scans only count elements).
     ///
     /// Errors: [`DecodeError::Query`] for malformed JSON, a syntax error (with its column), or an
     /// invalid area.
@@ -79,6 +84,7 @@ impl Query {
         query.at = raw.at;
         query.history = raw.history;
         query.index = raw.index;
+        query.count_only = raw.count_only;
         query.prepare()?;
         Ok(query)
     }
@@ -88,6 +94,9 @@ impl Query {
     /// Errors: [`DecodeError::Query`] as for [`Area::prepare`].
     pub fn prepare(&self) -> Result<PreparedQuery, DecodeError> {
         let (expr, area, inside) = (self.expr.clone(), self.area.prepare()?, self.inside);
+        if self.count_only {
+            return Ok(PreparedQuery { index: self.index, ..PreparedQuery::count_only() });
+        }
         Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, at: self.at, history: self.history, index: self.index })
     }
 }

@@ -41,7 +41,7 @@ export class FetchSource implements Source {
 
   /** The host, for messages such as the large-download confirmation. */
   get host(): string {
-    return new URL(this.name, location.href).host;
+    return new URL(this.name, globalThis.location?.href).host;
   }
 
   /** Probes the file (idempotent: a second call does nothing). */

@@ -1,0 +1,175 @@
+/**
+ * The command line's words, parsed into one command (usage errors are {@link UsageError}: exit
+ * code 2). Areas use the page's parsers (`web/query-text.ts`), so they mean the same everywhere.
+ */
+import { availableParallelism } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { Area, Query } from '../workers/types';
+import { parseBbox, parseLatLon, parseRadius } from '../web/query-text';
+import { FORMATS, type Format } from './output';
+
+/** Bad usage: a missing argument, an unknown option, a malformed number. */
+export class UsageError extends Error {}
+
+export type Command =
+  | { name: 'help'; text: string }
+  | { name: 'query'; target: string; query: Query; format: Format; threads: number; useIndex: boolean }
+  | { name: 'info'; target: string; json: boolean; threads: number }
+  | { name: 'index'; target: string; out: string; threads: number };
+
+export const USAGE = `Usage: pbf-explorer <command> [options]   (--help after a command for its own)
+
+Commands:
+  query FILE|URL [--near LAT,LON [--radius M] | --bbox W,S,E,N] [--inside all] [--format F] QUERY...
+  osmar LAT LON RADIUS TAG...   osmar's invocation and output, on the file in OSMAR_PBF_FILE
+  info FILE|URL [--json]        what the file holds (as the page's file info)
+  index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
+
+Exit codes: 0 success, 1 a query error (syntax, unreadable file, corrupt blob), 2 bad usage.
+`;
+
+const HELP: Record<string, string> = {
+  query: `Usage: pbf-explorer query FILE|URL [options] QUERY...
+
+Answers QUERY (the query language of the page: amenity=cafe, "shop and not shop=supermarket",
+name~/^star/i ...; several words are joined by spaces) on a .osm.pbf file or an http(s) URL
+(read with Range requests).
+
+Options:
+  --near LAT,LON     the area: within --radius metres of this point (degrees WGS84;
+                     a negative latitude as --near=-33.92,18.42)
+  --radius M         metres (default 1000)
+  --bbox W,S,E,N     the area: a bbox minlon,minlat,maxlon,maxlat (default: the whole file)
+  --inside all       ways and relations must lie wholly inside the area (default: any node)
+  --format F         text (osmar's line format, the default), geojson, geojsonseq (RFC 8142), csv
+  --no-index         do not use FILE.idx (URL.idx) beside the file
+  --threads N        decode threads (default: one per core)
+
+Matches are sorted by distance from --near, else by label (name, else first tag), type and id.
+Progress goes to stderr when it is a terminal.
+`,
+  osmar: `Usage: pbf-explorer osmar LAT LON RADIUS TAG...
+
+osmar's invocation: the file is the one OSMAR_PBF_FILE names; TAG is KEY=VALUE, KEY=_ or KEY
+(any value); several values of one key mean any of them, different keys all of them. Output is
+osmar's line format, nearest first.
+`,
+  info: `Usage: pbf-explorer info FILE|URL [--json] [--threads N]
+
+Reads the whole file and prints what the page's file info shows: header fields, blobs by
+compression, element counts and id ranges, newest timestamp. --json prints it as JSON.
+`,
+  index: `Usage: pbf-explorer index FILE [--out PATH] [--threads N]
+
+Reads FILE once and writes its blob index (docs/blob-index.md) to PATH, by default FILE.idx:
+put it beside the file on a web server and the page (and query) read only the blobs a query needs.
+`,
+};
+
+function threadsOf(text: string | undefined): number {
+  if (text === undefined) return Math.max(1, Math.min(availableParallelism(), 32));
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new UsageError(`--threads must be a whole number from 1 to 64, not "${text}"`);
+  return n;
+}
+
+/** Reads an area option with the page's parser; its complaint becomes a usage error. */
+function areaOption<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+type Options = Record<string, { type: 'string' | 'boolean' }>;
+
+function parse(words: string[], options: Options): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const all: Options = { ...options, help: { type: 'boolean' }, threads: { type: 'string' } };
+    const { values, positionals } = parseArgs({ args: words, options: all, allowPositionals: true, strict: true });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+function one(positionals: string[], what: string, command: string): string {
+  if (positionals.length === 0) throw new UsageError(`${command}: ${what} is missing`);
+  return positionals[0];
+}
+
+/**
+ * The command `argv` (the words after the program's name) asks for; `env` for osmar's
+ * `OSMAR_PBF_FILE`.
+ * @throws UsageError for anything malformed.
+ */
+export function parseCommand(argv: string[], env: Record<string, string | undefined>): Command {
+  const [name, ...words] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') return { name: 'help', text: USAGE };
+  if (!(name in HELP)) throw new UsageError(`unknown command "${name}"`);
+  if (words.includes('--help') || words.includes('-h')) return { name: 'help', text: HELP[name] };
+  if (name === 'osmar') return osmar(words, env);
+  if (name === 'info') {
+    const { values, positionals } = parse(words, { json: { type: 'boolean' } });
+    return { name, target: one(positionals, 'FILE or URL', name), json: values.json === true, threads: threadsOf(values.threads as string | undefined) };
+  }
+  if (name === 'index') {
+    const { values, positionals } = parse(words, { out: { type: 'string' } });
+    const target = one(positionals, 'FILE', name);
+    if (/^https?:/i.test(target)) throw new UsageError('index: give a local file (a URL is indexed on its first full read in the page)');
+    return { name, target, out: (values.out as string | undefined) ?? `${target}.idx`, threads: threadsOf(values.threads as string | undefined) };
+  }
+  const { values, positionals } = parse(words, {
+    near: { type: 'string' },
+    radius: { type: 'string' },
+    bbox: { type: 'string' },
+    inside: { type: 'string' },
+    format: { type: 'string' },
+    'no-index': { type: 'boolean' },
+  });
+  const target = one(positionals, 'FILE or URL', name);
+  const q = positionals.slice(1).join(' ');
+  if (!q.trim()) throw new UsageError('query: QUERY is missing (e.g. amenity=cafe)');
+  const [near, radius, bbox, inside, format] = [values.near, values.radius, values.bbox, values.inside, values.format] as (string | undefined)[];
+  if (near !== undefined && bbox !== undefined) throw new UsageError('query: give --near or --bbox, not both');
+  if (radius !== undefined && near === undefined) throw new UsageError('query: --radius needs --near');
+  if (inside !== undefined && inside !== 'all' && inside !== 'any') throw new UsageError(`query: --inside is all or any, not "${inside}"`);
+  if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) throw new UsageError(`query: --format is one of ${FORMATS.join(', ')}, not "${format}"`);
+  let area: Area = 'everywhere';
+  if (near !== undefined) area = { circle: { ...areaOption(() => parseLatLon(near)), radius: areaOption(() => parseRadius(radius ?? '1000')) } };
+  if (bbox !== undefined) area = areaOption(() => parseBbox(bbox));
+  const query: Query = { q, area, ...(inside === 'all' ? { inside: 'all' as const } : {}) };
+  return { name: 'query', target, query, format: (format as Format | undefined) ?? 'text', threads: threadsOf(values.threads as string | undefined), useIndex: values['no-index'] !== true };
+}
+
+/** osmar's words: LAT LON RADIUS TAG... (negative numbers are positional here, not options). */
+function osmar(words: string[], env: Record<string, string | undefined>): Command {
+  if (words.length < 3) throw new UsageError('osmar: LAT LON RADIUS are needed (e.g. osmar 53.076 8.807 500 shop=bicycle)');
+  const [lat, lon, radius, ...tags] = words;
+  const file = env.OSMAR_PBF_FILE;
+  if (!file) throw new UsageError('osmar: set OSMAR_PBF_FILE to the .osm.pbf file to read');
+  const centre = areaOption(() => parseLatLon(`${lat},${lon}`));
+  const area: Area = { circle: { ...centre, radius: areaOption(() => parseRadius(radius)) } };
+  return { name: 'query', target: file, query: { q: osmarTags(tags), area }, format: 'text', threads: threadsOf(undefined), useIndex: true };
+}
+
+const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+
+/**
+ * osmar's tag arguments as a query: values of one key are or-ed, keys are and-ed; `KEY=_` or a
+ * bare `KEY` asks for the key with any value; no TAG asks for every element with a tag.
+ */
+export function osmarTags(tags: string[]): string {
+  const byKey = new Map<string, Set<string> | null>();
+  for (const tag of tags) {
+    const eq = tag.indexOf('=');
+    const [key, value] = eq < 0 ? [tag, '_'] : [tag.slice(0, eq), tag.slice(eq + 1)];
+    if (!key) throw new UsageError(`osmar: "${tag}" is not KEY=VALUE`);
+    const values = byKey.has(key) ? byKey.get(key)! : new Set<string>();
+    if (value === '_' || values === null) byKey.set(key, null);
+    else byKey.set(key, values.add(value));
+  }
+  if (byKey.size === 0) return '*';
+  return [...byKey].map(([k, values]) => (values === null ? quoted(k) : `(${[...values].map((v) => `${quoted(k)}=${quoted(v)}`).join(' or ')})`)).join(' and ');
+}

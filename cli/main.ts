@@ -1,0 +1,76 @@
+/**
+ * `pbf-explorer`, the command line: the page's engine (the same Wasm decoder, pool, query
+ * language and semantics) for scripts. Exit codes: 0 success, 1 a query error (the page's
+ * messages), 2 bad usage.
+ */
+import { writeFile } from 'node:fs/promises';
+import { fileInfoRows } from '../web/file-info-rows';
+import { parseCommand, USAGE, UsageError, type Command } from './args';
+import { writeAnswer } from './output';
+import { progressLine } from './progress';
+import { readTarget } from './read';
+
+const say = (text: string) => process.stderr.write(`pbf-explorer: ${text}\n`);
+
+async function run(command: Command): Promise<void> {
+  if (command.name === 'help') {
+    process.stdout.write(command.text);
+    return;
+  }
+  const progress = progressLine(process.stderr);
+  const onProgress = progress.update;
+  try {
+    if (command.name === 'query') {
+      const { query, target } = command;
+      const index = command.useIndex ? { kind: 'beside' as const } : { kind: 'none' as const };
+      const onIndexRefused = (reason: string) => say(`not using the index beside ${target} (${reason}): reading the whole file`);
+      const { assembler, info } = await readTarget(target, query, { threads: command.threads, index, onProgress, onIndexRefused });
+      progress.clear();
+      await writeAnswer(process.stdout, assembler, command.format, info, query);
+      assembler.free();
+    } else if (command.name === 'info') {
+      const { assembler, info } = await readTarget(command.target, null, { threads: command.threads, index: { kind: 'none' }, onProgress });
+      assembler.free();
+      progress.clear();
+      if (command.json) process.stdout.write(JSON.stringify(info, null, 2) + '\n');
+      else process.stdout.write(fileInfoRows(info).map(([label, text]) => `${label}: ${text}\n`).join(''));
+    } else {
+      let written = 0;
+      const onBuilt = async (bytes: Uint8Array) => {
+        await writeFile(command.out, bytes);
+        written = bytes.length;
+      };
+      const { assembler, info } = await readTarget(command.target, null, { threads: command.threads, index: { kind: 'build', onBuilt }, onProgress });
+      assembler.free();
+      progress.clear();
+      if (!written) throw new Error(`${command.target} is a history file: it gets no blob index`);
+      process.stdout.write(`${command.out}: ${written} bytes (${((written / info.size) * 100).toFixed(2)} % of the file)\n`);
+    }
+  } finally {
+    progress.clear();
+  }
+}
+
+/** Runs the command in `argv` (the words after the program) and resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv, process.env);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    say(e.message);
+    process.stderr.write(`\n${USAGE}`);
+    return 2;
+  }
+  try {
+    await run(command);
+    return 0;
+  } catch (e) {
+    say(`error: ${(e as Error).message ?? e}`);
+    return 1;
+  }
+}
+
+// A reader that stops early (`| head`) is not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => process.exit(e.code === 'EPIPE' ? 0 : 1));
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,68 @@
+/**
+ * The answer written out, piece by piece (never held whole as text): osmar's line format,
+ * GeoJSON (RFC 7946), GeoJSON text sequences (RFC 8142) or CSV (RFC 4180). Matches come in the
+ * list's order: by distance from the centre when the area is a circle, else by label.
+ */
+import type { Writable } from 'node:stream';
+import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
+import type { FileInfo, Match, Query } from '../workers/types';
+
+export const FORMATS = ['text', 'geojson', 'geojsonseq', 'csv'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** Matches fetched from the assembler at a time. */
+const PIECE = 5000;
+
+/** Writes `text`, waiting while `out` is full (so a slow reader holds the writer back, not memory). */
+async function write(out: Writable, text: string): Promise<void> {
+  if (text && !out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
+}
+
+/**
+ * One match in osmar's line format: a `meta:` block (id, type, distance in whole metres when the
+ * area has a centre, link on openstreetmap.org), then `key: value` per tag sorted by key. A line
+ * break in a value is written `\n`, so each tag stays one line for grep.
+ */
+export function textBlock(m: Match): string {
+  const line = (k: string, v: string) => `${k}: ${v.replace(/\r?\n|\r/g, '\\n')}\n`;
+  let out = line('meta:id', String(m.id)) + line('meta:type', m.type);
+  if (m.distance !== undefined) out += line('meta:distance', `${Math.round(m.distance)}m`);
+  out += line('meta:link', `https://www.openstreetmap.org/${m.type}/${m.id}`);
+  const tags = [...m.tags].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [k, v] of tags) out += line(k, v);
+  return out;
+}
+
+/**
+ * Writes the answer in `assembler` to `out` in `format`. `info` and `query` go into the GeoJSON's
+ * foreign member `metadata` (RFC 7946 §6.1), as in the page's export.
+ */
+export async function writeAnswer(out: Writable, assembler: QueryAssembler, format: Format, info: FileInfo, query: Query): Promise<void> {
+  if (typeof query.area === 'object' && 'circle' in query.area) assembler.orderBy('distance', false);
+  const total = assembler.count();
+  if (format === 'csv') await write(out, assembler.exportCsvHeader());
+  if (format === 'geojson') {
+    const metadata = { generator: 'pbf-explorer', file: info, query };
+    await write(out, `{"type":"FeatureCollection","metadata":${JSON.stringify(metadata)},"features":[\n`);
+  }
+  for (let at = 0; at < total; at += PIECE) {
+    const count = Math.min(PIECE, total - at);
+    if (format === 'text') {
+      const rows: Match[] = JSON.parse(assembler.rows(at, count));
+      await write(out, rows.map((m, i) => (at + i > 0 ? '\n' : '') + textBlock(m)).join(''));
+    } else if (format === 'csv') {
+      await write(out, assembler.exportCsvRows(at, count));
+    } else if (format === 'geojson') {
+      await write(out, (at > 0 ? ',\n' : '') + assembler.exportFeatures(at, count));
+    } else {
+      // RFC 8142: each text is RS, the JSON, LF. One feature per call keeps them apart.
+      let piece = '';
+      for (let i = at; i < at + count; i++) {
+        const feature = assembler.exportFeatures(i, 1);
+        if (feature) piece += `\x1e${feature}\n`;
+      }
+      await write(out, piece);
+    }
+  }
+  if (format === 'geojson') await write(out, '\n]}\n');
+}

@@ -1,0 +1,100 @@
+/**
+ * One read of a file on the command line: the browser's pipeline (source → framer → pool of
+ * decode workers → assembler) run from Node's main thread, which plays the query worker's part.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
+import { identityOf, indexBeside } from '../workers/index-store';
+import { DecodePool } from '../workers/pool/pool';
+import { runQuery, type BlobIndexUse, type RunCallbacks } from '../workers/run-query';
+import { FetchSource } from '../workers/source/http-source';
+import type { Source } from '../workers/source/source';
+import type { FileInfo, HeaderInfo, Progress, Query } from '../workers/types';
+import { NodeFileSource } from './file-source';
+import { startDecodeThread } from './thread-worker';
+import { startWasm } from './wasm';
+
+/** How the blob index takes part in a read. */
+export type IndexMode =
+  /** Use `FILE.idx` beside the file (or `URL.idx` on the server) when there is one and it is this file's. */
+  | { kind: 'beside' }
+  /** Read the whole file, and build its index: the bytes go to `onBuilt`. */
+  | { kind: 'build'; onBuilt: (bytes: Uint8Array) => Promise<void> }
+  | { kind: 'none' };
+
+export interface ReadOptions {
+  /** Decode threads; default one per core. */
+  threads: number;
+  index: IndexMode;
+  onProgress?: (progress: Progress) => void;
+  /** Told when an index beside the file is not used, and why. */
+  onIndexRefused?: (reason: string) => void;
+}
+
+/** A finished read: its answer (the caller frees it) and what was learnt about the file. */
+export interface ReadResult {
+  assembler: QueryAssembler;
+  info: FileInfo;
+  progress: Progress;
+}
+
+/** A URL (`http:` or `https:`) or a local path. */
+export function openSource(target: string): Source {
+  return /^https?:\/\//i.test(target) ? new FetchSource(target) : new NodeFileSource(target);
+}
+
+/**
+ * Reads `target` (a path or a URL) for `query` (null: only count, as `info` does) and resolves
+ * with the assembled answer. The query is checked before any byte is read.
+ * @throws Error with the page's messages: a syntax error (with its column), an unreadable file, a
+ *   corrupt blob (naming its index and byte offset), an HTTP failure.
+ */
+export async function readTarget(target: string, query: Query | null, options: ReadOptions): Promise<ReadResult> {
+  startWasm();
+  const assembler = new QueryAssembler(JSON.stringify(query ?? { q: '', area: 'everywhere' }), 0);
+  const source = openSource(target);
+  const pool = new DecodePool(options.threads, undefined, undefined, startDecodeThread);
+  const info: FileInfo = { name: target, size: NaN, header: null, facts: null };
+  try {
+    const blobIndex = await blobIndexUse(source, options);
+    const callbacks: RunCallbacks = {
+      onHeader: (header: HeaderInfo) => ((info.header = header), (info.size = source.size)),
+      onProgress: options.onProgress,
+    };
+    const progress = await runQuery(source, query, pool, assembler, callbacks, undefined, {}, blobIndex);
+    info.size = source.size;
+    info.facts = blobIndex?.bytes ? null : JSON.parse(assembler.fileFacts());
+    return { assembler, info, progress };
+  } catch (e) {
+    assembler.free();
+    throw e;
+  } finally {
+    pool.terminate();
+    if (source instanceof NodeFileSource) await source.close();
+  }
+}
+
+/** The blob index use of a read (see {@link IndexMode}), or undefined for none. */
+async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobIndexUse | undefined> {
+  const mode = options.index;
+  if (mode.kind === 'none') return undefined;
+  const identity = await identityOf(source);
+  if (!identity) {
+    if (mode.kind === 'build') throw new Error(`${source.name} cannot be read at random (no Range support), so it gets no blob index`);
+    return undefined;
+  }
+  if (mode.kind === 'build') return { identity, bytes: null, onBuilt: mode.onBuilt, onRefused: () => {} };
+  const bytes = source instanceof FetchSource ? await indexBeside(source) : await localIndex(`${source.name}.idx`);
+  if (!bytes) return undefined; // then the read is a plain full read, building nothing
+  return {
+    identity,
+    bytes,
+    onBuilt: async () => {},
+    onRefused: (reason) => options.onIndexRefused?.(reason),
+  };
+}
+
+async function localIndex(path: string): Promise<Uint8Array | null> {
+  return existsSync(path) ? new Uint8Array(await readFile(path)) : null;
+}
