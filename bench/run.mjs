@@ -66,6 +66,11 @@ function build() {
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('wasm-pack', ['build', '--target', 'web', '--release', '--out-dir', 'pkg-bench', '--no-pack', '--', '--features', 'bench-inflate'], { cwd: join(root, 'wasm'), stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('cargo', ['build', '--release', '--example', 'bench_native', '--example', 'index_stats'], { cwd: join(root, 'wasm'), stdio: 'inherit' });
+  try {
+    execFileSync('go', ['build', '-o', GO_PEER, '.'], { cwd: join(root, 'bench/go-peer'), stdio: 'inherit' });
+  } catch (e) {
+    log(`no Go peer: ${e.message.split('\n')[0]}`);
+  }
   // The same content with other blob compressions, made by our re-encoder (not committed).
   mkdirSync(join(root, 'bench/data'), { recursive: true });
   // Blob indexes beside the files, as a server would hold them (FILE.osm.pbf.idx).
@@ -88,6 +93,60 @@ function nativeRun() {
   const out = execFileSync(join(root, 'wasm/target/release/examples/bench_native'), [join(dataDir, BIG), q.lat, q.lon, q.radius, 'amenity=cafe'].map(String));
   const stats = execFileSync(join(root, 'wasm/target/release/examples/index_stats'), [join(dataDir, BIG)]).toString();
   return { ...JSON.parse(out.toString()), index_bytes: Number(stats.match(/^index (\d+) bytes/m)[1]) };
+}
+
+/** The Go peer's binary (bench/go-peer, built by `build` when Go is installed). */
+const GO_PEER = join(root, 'bench/data/go-peer');
+
+/**
+ * Runs a command to its end and resolves with its wall time (ms), peak resident memory (bytes:
+ * `VmHWM` of /proc/PID/status, read every 10 ms; threads share it) and stdout.
+ */
+function timed(command, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let peak = 0;
+    const poll = setInterval(() => {
+      try {
+        peak = Math.max(peak, Number(readFileSync(`/proc/${child.pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) * 1024);
+      } catch {}
+    }, 10);
+    const out = [];
+    child.stdout.on('data', (b) => out.push(b));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearInterval(poll);
+      if (status !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${status}`));
+      else resolve({ ms: performance.now() - started, rss: peak, stdout: Buffer.concat(out).toString() });
+    });
+  });
+}
+
+/**
+ * The command line (`pbf-explorer osmar`, as osmar is invoked) and the Go peer on the same query:
+ * wall time from the process's start to its end, peak RSS, and the number of answers checked.
+ */
+async function cliRuns() {
+  const cli = join(root, 'cli/pbf-explorer.mjs');
+  const out = {};
+  const cases = [['big', join(dataDir, BIG), NEAR[BIG], 43], ['huge', HUGE, NEAR.huge, 43 * 200]];
+  for (const [name, file, q, count] of cases) {
+    if (!existsSync(file)) continue;
+    const args = [String(q.lat), String(q.lon), String(q.radius), 'amenity=cafe'];
+    const ours = await timed('node', [cli, 'osmar', ...args], { OSMAR_PBF_FILE: file });
+    const answers = (ours.stdout.match(/^meta:id: /gm) ?? []).length;
+    if (answers !== count) throw new Error(`pbf-explorer osmar answered ${answers} on ${file}, not ${count}`);
+    out[`cli_${name}`] = ours;
+    if (existsSync(GO_PEER)) {
+      const theirs = await timed(GO_PEER, [file, ...args]);
+      const theirAnswers = (theirs.stdout.match(/^meta:id: /gm) ?? []).length;
+      if (theirAnswers !== count) throw new Error(`the Go peer answered ${theirAnswers} on ${file}, not ${count}`);
+      out[`go_${name}`] = theirs;
+    }
+    for (const r of [ours, out[`go_${name}`]]) if (r) delete r.stdout;
+  }
+  return out;
 }
 
 const inflateRun = () => JSON.parse(execFileSync('node', [join(root, 'bench/inflate.mjs'), join(dataDir, BIG)]).toString());
@@ -345,12 +404,13 @@ async function main() {
       log(`repetition ${i + 1}/${reps}`);
       const native = nativeRun();
       const inflate = inflateRun();
+      const cli = await cliRuns();
       const browser = await launch();
       try {
         const app = await appRuns(browser, faults.origin);
         const bench = await benchRuns(browser, cores, faults.origin, idxFaults.origin, benchFaults.origin);
         const js = { small: await jsPeers(browser, SMALL), big: await jsPeers(browser, BIG) };
-        runs.push({ native, inflate, app, bench, js });
+        runs.push({ native, inflate, cli, app, bench, js });
       } finally {
         await browser.close();
       }
@@ -417,6 +477,14 @@ async function main() {
     osmpbf_scan_1: med((r) => r.native.osmpbf_scan_1),
     osmpbf_scan_all: med((r) => r.native.osmpbf_scan_all),
     osmpbf_query_all: med((r) => r.native.osmpbf_query_all),
+    cli_big: med((r) => r.cli.cli_big.ms),
+    cli_big_rss: med((r) => r.cli.cli_big.rss),
+    go_big: med((r) => r.cli.go_big?.ms ?? NaN),
+    go_big_rss: med((r) => r.cli.go_big?.rss ?? NaN),
+    cli_huge: med((r) => r.cli.cli_huge?.ms ?? NaN),
+    cli_huge_rss: med((r) => r.cli.cli_huge?.rss ?? NaN),
+    go_huge: med((r) => r.cli.go_huge?.ms ?? NaN),
+    go_huge_rss: med((r) => r.cli.go_huge?.rss ?? NaN),
     inflate_zlib_rs: med((r) => r.inflate.zlib_rs_ms),
     inflate_miniz: med((r) => r.inflate.miniz_oxide_ms),
   };
@@ -458,6 +526,10 @@ async function main() {
     [`JS peers on malta (6 MB): tiny-osmpbf / osm-read`, `${m.tiny_small.toFixed(0)} / ${m.osmread_small.toFixed(0)}`, '', `fastest JS (${fastestJsName}) vs Wasm 1 worker: ${ratio(fastestJs, m.scan_1)}× on the big file`, '≥ 10×'],
     ['native, this crate, 1 thread: scan / query', `${m.native_scan_1.toFixed(0)} / ${m.native_query_1.toFixed(0)}`, '', `Wasm 1 worker scan is ${ratio(m.native_scan_1, m.scan_1)}× native`, ''],
     ['native, osmpbf (zlib-rs): for_each / par_map_reduce / 1-pass query', `${m.osmpbf_scan_1.toFixed(0)} / ${m.osmpbf_scan_all.toFixed(0)} / ${m.osmpbf_query_all.toFixed(0)}`, '', '', ''],
+    ['command line: pbf-explorer osmar 36.8989 15.7146 1000 amenity=cafe (process start to end)', m.cli_big.toFixed(0), mbps(m.cli_big), `osmar 1.04 s is ${ratio(OSMAR_REFERENCE_MS, m.cli_big)}× our speed; Go peer (paulmach/osm, osmar's method) ${Number.isFinite(m.go_big) ? `${m.go_big.toFixed(0)} ms = ${ratio(m.go_big, m.cli_big)}×` : 'not built'}`, '≥ 1.0× osmar'],
+    ['command line: peak RSS, that query: ours / Go peer', '', '', `${mib(m.cli_big_rss)} / ${Number.isFinite(m.go_big_rss) ? mib(m.go_big_rss) : '-'}`, ''],
+    ['command line: the same query on the 1.1 GB file (200 × malta, 8 600 answers)', Number.isFinite(m.cli_huge) ? m.cli_huge.toFixed(0) : 'no file', '', Number.isFinite(m.go_huge) ? `Go peer ${m.go_huge.toFixed(0)} ms = ${ratio(m.go_huge, m.cli_huge)}×; osmar 18 s is ${ratio(18000, m.cli_huge)}×` : `osmar 18 s is ${ratio(18000, m.cli_huge)}×`, '≥ 1.0× osmar'],
+    ['command line: peak RSS on the 1.1 GB file: ours / Go peer', '', '', Number.isFinite(m.cli_huge_rss) ? `${mib(m.cli_huge_rss)} / ${Number.isFinite(m.go_huge_rss) ? mib(m.go_huge_rss) : '-'}` : '', '≤ osmar\'s'],
     ['inflate every blob in Wasm: zlib-rs / miniz_oxide', `${m.inflate_zlib_rs.toFixed(0)} / ${m.inflate_miniz.toFixed(0)}`, '', `zlib-rs is ${ratio(m.inflate_miniz, m.inflate_zlib_rs)}× as fast`, 'keep the faster'],
     ['peak renderer RSS, app page, 1000 m query: malta / 110 MB', '', '', `${mib(memory.small)} / ${mib(memory.big)} = ${ratio(memory.big, memory.small)}×`, '≤ 1.3×'],
     ['renderer RSS 0.5 s after query 1 / after query 20 (the same query), one page', '', '', `${mib(memory.soak.first.soon)} / ${mib(memory.soak.last.soon)} = ${ratio(memory.soak.last.soon, memory.soak.first.soon)}×`, '≤ 1.2×'],

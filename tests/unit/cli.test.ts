@@ -3,7 +3,7 @@
  * listed query in each output format against the answers libosmium computed, osmar's line
  * format, exit codes and messages, the blob index, and a URL read with Range requests.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -130,10 +130,28 @@ describe('osmar', () => {
     expect(cafeCuisine).toBe(withCuisine);
   });
 
-  it('compares with the Go peer over github.com/codesoap/pbf (osmar\'s engine) when it is at hand', () => {
-    // This machine's Go module proxy refuses github.com/codesoap/pbf (README, "Benchmark"): the
-    // same ids are checked against libosmium's answer above instead.
-    console.log('skipped: the Go peer over github.com/codesoap/pbf cannot be built here (its module is not served)');
+  it('gives the ids the Go peer gives (bench/go-peer, osmar\'s method in Go) when Go is at hand', { timeout: 300_000 }, async (ctx) => {
+    // osmar's own engine (github.com/codesoap/pbf) is not served by this machine's module proxy;
+    // the peer does what osmar does over github.com/paulmach/osm's decoder (README, "Benchmark").
+    const peer = join(tmpdir(), `pbf-explorer-go-peer-${process.pid}`);
+    try {
+      execFileSync('go', ['build', '-o', peer, '.'], { cwd: resolve(__dirname, '../../bench/go-peer'), stdio: 'pipe' });
+    } catch (e) {
+      console.log(`skipped: the Go peer could not be built (${(e as Error).message.split('\n')[0]})`);
+      ctx.skip();
+    }
+    try {
+      const cases = [['35.8989', '14.5146', 'amenity=cafe'], ['35.8790', '14.4775', 'shop=bicycle'], ['35.8989', '14.5146', 'amenity=restaurant', 'cuisine=_']];
+      for (const [lat, lon, ...tags] of cases) {
+        const ours = await cli(['osmar', lat, lon, '1000', ...tags], { OSMAR_PBF_FILE: malta });
+        const theirs = execFileSync(peer, [malta, lat, lon, '1000', ...tags]).toString();
+        const ids = (text: string) => parse.text(text).map((f) => `${f.type}/${f.id}`).sort();
+        expect(ids(ours.stdout).length, tags.join(' ')).toBeGreaterThan(0);
+        expect(ids(ours.stdout), tags.join(' ')).toEqual(ids(theirs));
+      }
+    } finally {
+      rmSync(peer, { force: true });
+    }
   });
 });
 

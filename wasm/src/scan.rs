@@ -206,11 +206,7 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
         query,
         table: &block.stringtable.s,
         tags: BlockQuery::bind(&query.expr, &block.stringtable.s),
-        coords: Coords {
-            granularity: block.granularity.unwrap_or(100) as i64,
-            lat_offset: block.lat_offset.unwrap_or(0),
-            lon_offset: block.lon_offset.unwrap_or(0),
-        },
+        coords: Coords::of(&block),
         date_granularity: date_granularity(&block),
         as_of: query.as_of(),
         refs: query.index.then(RefBuckets::default),
@@ -268,19 +264,15 @@ pub fn scan_blob(blob: &[u8], query: &PreparedQuery) -> Result<BlockScan, Decode
 /// Errors: as [`scan_block`].
 pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, i32, i32)>, DecodeError> {
     let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
-    let coords = Coords {
-        granularity: block.granularity.unwrap_or(100) as i64,
-        lat_offset: block.lat_offset.unwrap_or(0),
-        lon_offset: block.lon_offset.unwrap_or(0),
-    };
+    let coords = Coords::of(&block);
     let date_granularity = date_granularity(&block);
     let mut found = Vec::new();
     let mut keep = |id: i64, lat: i64, lon: i64, state: VersionState| -> Result<(), DecodeError> {
         if wanted.binary_search(&id).is_ok() {
             match state {
                 VersionState::Current => {
-                    let (y, x) = coords.nano(lat, lon)?;
-                    found.push((id, to_e7(y), to_e7(x)));
+                    let (y, x) = coords.locate(lat, lon)?.e7;
+                    found.push((id, y, x));
                 }
                 VersionState::Deleted => found.push((id, NO_LOCATION, NO_LOCATION)),
                 VersionState::NotCurrent => {}
@@ -381,18 +373,64 @@ struct Coords {
     granularity: i64,
     lat_offset: i64,
     lon_offset: i64,
+    /// When the granularity and both offsets are whole multiples of 100 nanodegrees (nearly
+    /// every file: 100, 0, 0): 1e-7 degrees per stored unit and the offsets in 1e-7 degrees, so
+    /// 1e-7 degrees come without a division (a 64-bit division by a constant is a libcall in
+    /// wasm32: 3 % of a read).
+    e7_exact: Option<(i64, i64, i64)>,
+}
+
+/// A node's location in nanodegrees and in 1e-7 degrees, as `(lat, lon)` each.
+#[derive(Clone, Copy)]
+struct Location {
+    nano: (i64, i64),
+    e7: (i32, i32),
 }
 
 impl Coords {
+    /// `granularity` in nanodegrees (an int32, as in the spec), offsets in nanodegrees.
+    fn new(granularity: i32, lat_offset: i64, lon_offset: i64) -> Coords {
+        let granularity = granularity as i64;
+        let exact = granularity % 100 == 0 && lat_offset % 100 == 0 && lon_offset % 100 == 0;
+        Coords { granularity, lat_offset, lon_offset, e7_exact: exact.then_some((granularity / 100, lat_offset / 100, lon_offset / 100)) }
+    }
+
+    fn of(block: &proto::PrimitiveBlock) -> Coords {
+        Coords::new(block.granularity.unwrap_or(100), block.lat_offset.unwrap_or(0), block.lon_offset.unwrap_or(0))
+    }
+
     /// Returns (lat, lon) in nanodegrees. Errors: [`DecodeError::Overflow`].
     #[inline]
     fn nano(&self, lat: i64, lon: i64) -> Result<(i64, i64), DecodeError> {
-        let scale = |offset: i64, v: i64| self.granularity.checked_mul(v).and_then(|x| x.checked_add(offset));
+        // The granularity is an int32: times a value within ±2^31 (every real coordinate) the
+        // product fits 63 bits unchecked. A checked 64-bit multiply is a 128-bit libcall in wasm32.
+        let scale = |offset: i64, v: i64| {
+            let product = if v.unsigned_abs() <= i32::MAX as u64 { Some(self.granularity * v) } else { self.granularity.checked_mul(v) };
+            product.and_then(|x| x.checked_add(offset))
+        };
         match (scale(self.lat_offset, lat), scale(self.lon_offset, lon)) {
             (Some(a), Some(b)) => Ok((a, b)),
             _ => Err(DecodeError::Overflow("coordinate")),
         }
     }
+
+    /// The location of stored (lat, lon): nanodegrees, and 1e-7 degrees as [`to_e7`] rounds
+    /// them. Errors: [`DecodeError::Overflow`].
+    #[inline]
+    fn locate(&self, lat: i64, lon: i64) -> Result<Location, DecodeError> {
+        let nano = self.nano(lat, lon)?;
+        let e7 = match self.e7_exact {
+            // nano / 100 exactly, and it did not overflow as nano: neither does this.
+            Some((step, lat_off, lon_off)) => (saturate_i32(lat * step + lat_off), saturate_i32(lon * step + lon_off)),
+            None => (to_e7(nano.0), to_e7(nano.1)),
+        };
+        Ok(Location { nano, e7 })
+    }
+}
+
+#[inline]
+fn saturate_i32(v: i64) -> i32 {
+    v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
 }
 
 /// A way's mean location in the area (degrees), if placed, and its vertices (1e-7 degrees).
@@ -471,10 +509,9 @@ impl BlockScanner<'_> {
     fn place_node<I: Iterator<Item = (u32, u32)>>(
         &mut self,
         id: i64,
-        (lat_nano, lon_nano): (i64, i64),
+        Location { nano: (lat_nano, lon_nano), e7: (lat_e7, lon_e7) }: Location,
         pairs: impl Fn() -> I,
     ) {
-        let (lat_e7, lon_e7) = (to_e7(lat_nano), to_e7(lon_nano));
         self.out.summary.add_node(id, lat_e7, lon_e7);
         if self.out.index.is_some() {
             let (bucket, [lat_lo, lon_lo, lat_hi, lon_hi]) = self.last_cell;
@@ -557,9 +594,9 @@ impl BlockScanner<'_> {
                 k += 1; // the 0 delimiter
             }
             self.out.counts.tags += (pairs.len() / 2) as u64;
-            let location = self.coords.nano(lat, lon)?;
+            let location = self.coords.locate(lat, lon)?;
             if VersionState::of(&states, n as usize - 1) != VersionState::Current {
-                self.out.summary.add_node(id, to_e7(location.0), to_e7(location.1));
+                self.out.summary.add_node(id, location.e7.0, location.e7.1);
                 continue;
             }
             let before = self.out.nodes.len();
@@ -626,9 +663,9 @@ impl BlockScanner<'_> {
         self.out.counts.tags += self.check_tags(&node.keys, &node.vals)?;
         self.out.counts.nodes += 1;
         self.note_timestamp(&node.info);
-        let location = self.coords.nano(node.lat, node.lon)?;
+        let location = self.coords.locate(node.lat, node.lon)?;
         if !current {
-            self.out.summary.add_node(node.id, to_e7(location.0), to_e7(location.1));
+            self.out.summary.add_node(node.id, location.e7.0, location.e7.1);
             return Ok(());
         }
         let before = self.out.nodes.len();
@@ -702,8 +739,8 @@ impl BlockScanner<'_> {
         for _ in 0..n {
             lats.next_delta(&mut lat)?;
             lons.next_delta(&mut lon)?;
-            let (lat_nano, lon_nano) = self.coords.nano(lat, lon)?;
-            vertices.push([to_e7(lat_nano), to_e7(lon_nano)]);
+            let Location { nano: (lat_nano, lon_nano), e7: (lat_e7, lon_e7) } = self.coords.locate(lat, lon)?;
+            vertices.push([lat_e7, lon_e7]);
             let (y, x) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
             if self.query.area.contains(y, x) {
                 sum_lat += y;
@@ -773,7 +810,7 @@ impl AreaNodes {
 
 #[cfg(test)]
 mod tests {
-    use super::to_e7;
+    use super::{to_e7, Coords};
 
     #[test]
     fn nanodegrees_round_half_away_from_zero_to_1e7_degrees() {
@@ -783,5 +820,21 @@ mod tests {
             assert_eq!(to_e7(nano), (nano as f64 / 100.0).round() as i32, "{nano}: as the float rule");
         }
         assert_eq!((to_e7(i64::MAX), to_e7(i64::MIN)), (i32::MAX, i32::MIN));
+    }
+
+    #[test]
+    fn exact_transforms_give_what_rounding_gives() {
+        // granularity and offsets in whole 1e-7 degrees take the path without a division; others round.
+        let transforms = [(100, 0, 0), (200, 300, -500), (1000, 0, 0), (1, 0, 0), (100, 7, -3), (150, 0, 0)];
+        for (g, lat_off, lon_off) in transforms {
+            let coords = Coords::new(g, lat_off, lon_off);
+            assert_eq!(coords.e7_exact.is_some(), g % 100 == 0 && lat_off % 100 == 0 && lon_off % 100 == 0);
+            for (lat, lon) in [(0, 0), (1, -1), (899_999_999, -1_799_999_999), (-123_456_789, 987_654_321), (i32::MAX as i64, i32::MIN as i64), (50_000_000_000, -50_000_000_000)] {
+                let location = coords.locate(lat, lon).expect("no overflow");
+                let (y, x) = coords.nano(lat, lon).expect("no overflow");
+                assert_eq!(location.nano, (y, x));
+                assert_eq!(location.e7, (to_e7(y), to_e7(x)), "granularity {g}, offsets {lat_off} {lon_off}, stored {lat} {lon}");
+            }
+        }
     }
 }
