@@ -1,7 +1,8 @@
 /**
- * Bench row: inflate every zlib Blob of a file in Wasm (V8, as in Chromium) with zlib-rs and with
- * miniz_oxide, from the bench-only build `wasm/pkg-bench` (feature `bench-inflate`).
- * `node bench/inflate.mjs FILE` prints {"zlib_rs_ms", "miniz_oxide_ms", "bytes_out", "blobs"}.
+ * Bench row: inflate every zlib Blob of a file in Wasm (V8) with zune-inflate (the product's
+ * path), zlib-rs and miniz_oxide, from the bench-only build `wasm/pkg-bench` (feature
+ * `bench-inflate`). `node bench/inflate.mjs FILE` prints {"zune_inflate_ms", "zlib_rs_ms",
+ * "miniz_oxide_ms", "bytes_out", "blobs"}.
  */
 import { readFileSync } from 'node:fs';
 import * as wasm from '../wasm/pkg-bench/pbf_explorer.js';
@@ -28,9 +29,11 @@ const time = (inflater) => {
   for (const b of all) bytes += wasm.benchInflate(b, inflater);
   return [performance.now() - t, bytes];
 };
-time('zlib-rs'); // warm up both (compilation tiers)
+time('zlib-rs'); // warm up each (compilation tiers)
 time('miniz_oxide');
+time('zune-inflate');
 const [zlibRs, bytesOut] = time('zlib-rs');
 const [miniz, bytesMiniz] = time('miniz_oxide');
-if (bytesOut !== bytesMiniz) throw new Error(`the inflaters disagree: ${bytesOut} vs ${bytesMiniz} bytes`);
-console.log(JSON.stringify({ zlib_rs_ms: zlibRs, miniz_oxide_ms: miniz, bytes_out: bytesOut, blobs: all.length }));
+const [zune, bytesZune] = time('zune-inflate');
+if (bytesOut !== bytesMiniz || bytesOut !== bytesZune) throw new Error(`the inflaters disagree: ${bytesOut} vs ${bytesMiniz} vs ${bytesZune} bytes`);
+console.log(JSON.stringify({ zune_inflate_ms: zune, zlib_rs_ms: zlibRs, miniz_oxide_ms: miniz, bytes_out: bytesOut, blobs: all.length }));

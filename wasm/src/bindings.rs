@@ -393,8 +393,9 @@ impl QueryAssembler {
 }
 
 /// Bench only (feature `bench-inflate`): inflates the zlib data of one Blob with `inflater`
-/// (`"zlib-rs"` or `"miniz_oxide"`) and returns the inflated size in bytes, so `npm run bench`
-/// re-checks the choice of inflater in Wasm on every run. Throws for a Blob without zlib data.
+/// (`"zune-inflate"`, the product's path; `"zlib-rs"` or `"miniz_oxide"`) and returns the
+/// inflated size in bytes, so `npm run bench` re-checks the choice of inflater in Wasm on every
+/// run. Throws for a Blob without zlib data.
 #[cfg(feature = "bench-inflate")]
 #[wasm_bindgen(js_name = benchInflate)]
 pub fn bench_inflate(blob: &[u8], inflater: &str) -> Result<u32, JsError> {
@@ -403,13 +404,21 @@ pub fn bench_inflate(blob: &[u8], inflater: &str) -> Result<u32, JsError> {
     let Some(crate::proto::blob::Data::ZlibData(data)) = blob.data else { return Err(JsError::new("not a zlib blob")) };
     let size = blob.raw_size.unwrap_or(0) as usize;
     match inflater {
-        "zlib-rs" => Ok(crate::blob::blob_data_zlib_for_bench(&data, blob.raw_size)? as u32),
+        "zune-inflate" => Ok(crate::blob::blob_data_zlib_for_bench(&data, blob.raw_size)? as u32),
+        "zlib-rs" => {
+            let mut out = vec![0u8; size.max(1)];
+            let (inflated, code) = zlib_rs::decompress_slice(&mut out, &data, zlib_rs::InflateConfig::default());
+            if code != zlib_rs::ReturnCode::Ok {
+                return Err(JsError::new(&format!("zlib-rs: {code:?}")));
+            }
+            Ok(inflated.len() as u32)
+        }
         "miniz_oxide" => {
             let out = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&data, size.max(1))
                 .map_err(|e| JsError::new(&format!("miniz_oxide: {e:?}")))?;
             Ok(out.len() as u32)
         }
-        _ => Err(JsError::new("inflater is zlib-rs or miniz_oxide")),
+        _ => Err(JsError::new("inflater is zune-inflate, zlib-rs or miniz_oxide")),
     }
 }
 
