@@ -4,15 +4,15 @@ import type { Progress } from '../workers/types';
 /** Redrawn at most this often (ms). */
 const EVERY_MS = 200;
 
-/** A progress reporter for stream `err`: `update` redraws the line, `clear` removes it. */
-export function progressLine(err: NodeJS.WriteStream): { update: (p: Progress) => void; clear: () => void } {
+/** A progress reporter for stream `err`: `update` redraws the line, `clear` removes it. `clock` gives milliseconds. */
+export function progressLine(err: NodeJS.WriteStream, clock: () => number = Date.now): { update: (p: Progress) => void; clear: () => void } {
   if (!err.isTTY) return { update: () => {}, clear: () => {} };
   let last = 0;
   let shown = false;
   const mb = (n: number) => (n / 1e6).toFixed(1);
   return {
     update(p) {
-      const now = Date.now();
+      const now = clock();
       if (now - last < EVERY_MS) return;
       last = now;
       const total = Number.isFinite(p.totalBytes) ? ` / ${mb(p.totalBytes)}` : '';
