@@ -64,7 +64,8 @@ export async function readTarget(target: string, query: Query | null, options: R
     };
     const progress = await runQuery(source, query, pool, assembler, callbacks, undefined, {}, blobIndex);
     info.size = source.size;
-    info.facts = blobIndex?.bytes ? null : JSON.parse(assembler.fileFacts());
+    // A read by the index saw only some blobs: it knows no whole-file facts.
+    info.facts = progress.blobIndex === 'used' ? null : JSON.parse(assembler.fileFacts());
     return { assembler, info, progress };
   } catch (e) {
     assembler.free();
@@ -79,6 +80,8 @@ export async function readTarget(target: string, query: Query | null, options: R
 async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobIndexUse | undefined> {
   const mode = options.index;
   if (mode.kind === 'none') return undefined;
+  // A local file without FILE.idx needs no identity (2 MiB read and hashed).
+  if (mode.kind === 'beside' && source instanceof NodeFileSource && !existsSync(`${source.name}.idx`)) return undefined;
   const identity = await identityOf(source);
   if (!identity) {
     if (mode.kind === 'build') throw new Error(`${source.name} cannot be read at random (no Range support), so it gets no blob index`);
