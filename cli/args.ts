@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Area, Query } from '../workers/types';
 import { parseBbox, parseLatLon, parseRadius } from '../web/query-text';
+import { parseMoment } from '../web/url-state';
 import { FORMATS, type Format } from './output';
 
 /** Bad usage: a missing argument, an unknown option, a malformed number. */
@@ -41,6 +42,8 @@ Options:
   --radius M         metres (default 1000)
   --bbox W,S,E,N     the area: a bbox minlon,minlat,maxlon,maxlat (default: the whole file)
   --inside all       ways and relations must lie wholly inside the area (default: any node)
+  --at MOMENT        history files: answer as of this moment, ISO 8601 (UTC when no zone is
+                     given; a date alone is its midnight); default now; ignored for other files
   --format F         text (osmar's line format, the default), geojson, geojsonseq (RFC 8142), csv
   --no-index         do not use FILE.idx (URL.idx) beside the file
   --threads N        decode threads (default: one per core)
@@ -73,7 +76,7 @@ function threadsOf(text: string | undefined): number {
   return n;
 }
 
-/** Reads an area option with the page's parser; its complaint becomes a usage error. */
+/** Reads an area or moment option with the page's parser; its complaint becomes a usage error. */
 function areaOption<T>(parse: () => T): T {
   try {
     return parse();
@@ -125,6 +128,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     radius: { type: 'string' },
     bbox: { type: 'string' },
     inside: { type: 'string' },
+    at: { type: 'string' },
     format: { type: 'string' },
     'no-index': { type: 'boolean' },
   });
@@ -139,7 +143,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   let area: Area = 'everywhere';
   if (near !== undefined) area = { circle: { ...areaOption(() => parseLatLon(near)), radius: areaOption(() => parseRadius(radius ?? '1000')) } };
   if (bbox !== undefined) area = areaOption(() => parseBbox(bbox));
-  const query: Query = { q, area, ...(inside === 'all' ? { inside: 'all' as const } : {}) };
+  const at = values.at as string | undefined;
+  const query: Query = { q, area, ...(inside === 'all' ? { inside: 'all' as const } : {}), ...(at !== undefined ? { at: areaOption(() => parseMoment(at)) } : {}) };
   return { name: 'query', target, query, format: (format as Format | undefined) ?? 'text', threads: threadsOf(values.threads as string | undefined), useIndex: values['no-index'] !== true };
 }
 

@@ -4,7 +4,7 @@
  * format, exit codes and messages, the blob index, and a URL read with Range requests.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -155,6 +155,27 @@ describe('osmar', () => {
   });
 });
 
+describe('history files', () => {
+  // Written by scripts/make-osmium-fixtures.sh (npm test runs it first): a history file and
+  // osmium time-filter's snapshot of it at a moment.
+  const dir = resolve(__dirname, '../../test-results/osmium');
+  it('--at answers as osmium time-filter cuts the file at that moment', { timeout: SLOW }, async (ctx) => {
+    if (!existsSync(join(dir, 'malta-history.osh.pbf'))) {
+      console.log('skipped: run scripts/make-osmium-fixtures.sh first (npm test does)');
+      ctx.skip();
+    }
+    const area = ['--near', '35.8989,14.5146', '--radius', '1000', '--format', 'csv', 'amenity=cafe'];
+    const history = await cli(['query', join(dir, 'malta-history.osh.pbf'), '--at', '2024-06-01', ...area]);
+    const snapshot = await cli(['query', join(dir, 'malta-2024-06-01.osm.pbf'), ...area]);
+    const now = await cli(['query', join(dir, 'malta-history.osh.pbf'), ...area]);
+    const ids = (r: Run) => parse.csv(r.stdout).map((f) => `${f.type}/${f.id}`).sort();
+    expect(history.status).toBe(0);
+    expect(ids(history).length).toBeGreaterThan(0);
+    expect(ids(history)).toEqual(ids(snapshot));
+    expect(ids(now)).not.toEqual(ids(history)); // the later versions change the answer
+  });
+});
+
 describe('exit codes and messages', () => {
   it('a bad query: 1, with the column', { timeout: SLOW }, async () => {
     const run = await cli(['query', join(DATA_DIR, 'malta.osm.pbf'), 'amenity=(']);
@@ -185,7 +206,7 @@ describe('exit codes and messages', () => {
   });
 
   it('bad usage: 2, with the usage', async () => {
-    for (const args of [[], ['frob'], ['query'], ['query', 'x.osm.pbf'], ['query', 'x.osm.pbf', '--near', '91,0', 'a'], ['query', 'x.osm.pbf', '--format', 'xml', 'a'], ['osmar', '1', '2', '3', 'a=b']]) {
+    for (const args of [[], ['frob'], ['query'], ['query', 'x.osm.pbf'], ['query', 'x.osm.pbf', '--near', '91,0', 'a'], ['query', 'x.osm.pbf', '--format', 'xml', 'a'], ['query', 'x.osm.pbf', '--at', 'yesterday', 'a'], ['osmar', '1', '2', '3', 'a=b']]) {
       const run = await cli(args);
       if (args.length === 0) {
         expect(run.status).toBe(0); // no command: the usage, as --help
