@@ -118,8 +118,25 @@ pub fn decode_info(msg: &[u8], date_granularity: i64) -> Result<RawMeta, DecodeE
 }
 
 /// The newest timestamp (seconds) of an encoded `Info`, without decoding the rest; None
-/// when it has none or is malformed.
+/// when it has none or is malformed. Writers put `version` (1) before `timestamp` (2), so the
+/// read stops at the timestamp (a repeated one is not looked for: a file's newest timestamp is
+/// all it serves); an `Info` with a field that is not a varint first is read in full.
 pub fn info_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> {
+    let mut v = Varints::new(msg, "Info");
+    while !v.is_empty() {
+        let key = v.next_u64().ok()?;
+        if key & 7 != 0 {
+            return info_timestamp_full(msg, date_granularity);
+        }
+        let value = v.next_u64().ok()?;
+        if key >> 3 == 2 {
+            return Some(seconds(value as i64, date_granularity));
+        }
+    }
+    None
+}
+
+fn info_timestamp_full(msg: &[u8], date_granularity: i64) -> Option<i64> {
     let mut t = None;
     for_each_field(msg, "Info", |number, field| {
         if let (2, Field::Varint(x)) = (number, field) {
@@ -295,6 +312,22 @@ mod tests {
         assert_eq!(version_states(&v, 15), (vec![Current, NotCurrent, NotCurrent, NotCurrent], Some(1)));
         assert_eq!(version_states(&v, 20).0, vec![NotCurrent, Deleted, NotCurrent, NotCurrent]);
         assert_eq!(version_states(&v, i64::MAX).0, vec![NotCurrent, NotCurrent, Current, Current]);
+    }
+
+    #[test]
+    fn an_info_timestamp_is_read_up_to_its_field_or_in_full() {
+        use prost::Message;
+        let info = crate::proto::Info { version: Some(3), timestamp: Some(1_700_000_000), changeset: Some(9), uid: Some(4), user_sid: Some(1), visible: Some(true) };
+        let bytes = info.encode_to_vec();
+        assert_eq!(info_timestamp(&bytes, 1000), Some(1_700_000_000));
+        assert_eq!(info_timestamp(&bytes, 500), Some(850_000_000), "date_granularity in ms");
+        // No timestamp; a length-delimited field first (an unknown one here) makes it read in full.
+        let none = crate::proto::Info { timestamp: None, ..info }.encode_to_vec();
+        assert_eq!(info_timestamp(&none, 1000), None);
+        let mut odd = vec![(7 << 3) | 2, 2, b'x', b'y'];
+        odd.extend_from_slice(&bytes);
+        assert_eq!(info_timestamp(&odd, 1000), Some(1_700_000_000));
+        assert_eq!(info_timestamp(&[0x10], 1000), None, "a truncated varint");
     }
 
     #[test]
