@@ -27,6 +27,8 @@ export interface Query {
   index?: boolean;
   /** Scans only count elements (a read for the file's facts or blob index alone). */
   count_only?: boolean;
+  /** False: scans skip the file's newest timestamp (a reader that shows no file facts; default true). */
+  newest_timestamp?: boolean;
 }
 
 /** Tag statistics of an answer (`QueryAssembler.tagStats`). */

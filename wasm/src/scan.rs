@@ -466,6 +466,9 @@ impl BlockScanner<'_> {
     /// Keeps the newest timestamp of an element's encoded `Info` in the block summary.
     #[inline]
     fn note_timestamp(&mut self, info: &Option<Bytes>) {
+        if !self.query.newest_timestamp {
+            return;
+        }
         if let Some(t) = info::info_timestamp(packed(info), self.date_granularity) {
             self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(t);
         }
@@ -609,7 +612,7 @@ impl BlockScanner<'_> {
             return Err(DecodeError::Inconsistent("DenseNodes id, lat and lon differ in length"));
         }
         self.out.counts.nodes += n;
-        if let Some(newest) = info::dense_newest_timestamp(info, self.date_granularity) {
+        if let Some(newest) = self.query.newest_timestamp.then(|| info::dense_newest_timestamp(info, self.date_granularity)).flatten() {
             self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(newest);
         }
         if let Some(id) = first.flatten() {

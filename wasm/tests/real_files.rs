@@ -306,6 +306,23 @@ fn multipolygons_match_libosmium() {
     assert_eq!(compared, 60, "multipolygons built by both");
 }
 
+/// Without the newest timestamp (the command line's query) a read gives the same answer and no
+/// timestamp; a read that builds the blob index reads it anyway.
+#[test]
+fn the_newest_timestamp_can_be_left_out_and_nothing_else_changes() {
+    let bytes = std::fs::read(data_dir().join("malta.osm.pbf")).unwrap();
+    let json = |extra: &str| format!(r#"{{"q":"amenity=cafe","area":{{"circle":{{"lat":35.8989,"lon":14.5146,"radius":1000}}}}{extra}}}"#);
+    let with = scan_file_prepared(&bytes, &Query::from_json(&json("")).unwrap().prepare().unwrap()).unwrap();
+    let without = scan_file_prepared(&bytes, &Query::from_json(&json(r#","newest_timestamp":false"#)).unwrap().prepare().unwrap()).unwrap();
+    assert!(with.facts.newest_timestamp.is_some());
+    assert_eq!(without.facts.newest_timestamp, None);
+    assert_eq!(with.counts, without.counts);
+    assert!(!with.matches.is_empty());
+    assert_eq!(with.matches, without.matches);
+    let indexing = Query::from_json(&json(r#","newest_timestamp":false,"index":true"#)).unwrap().prepare().unwrap();
+    assert!(indexing.newest_timestamp, "an index keeps each blob's newest timestamp");
+}
+
 /// The file facts of a read (id ranges, counts, blobs by compression) against what
 /// `osmium fileinfo -e` says (`tests/file-info/`, from scripts/make-file-info-answers.sh).
 #[test]
