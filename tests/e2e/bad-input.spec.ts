@@ -5,10 +5,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import sirv from 'sirv';
+import { startLocalServer } from '../local-server';
 import { DATA_DIR, FIXTURE_DIR } from './data';
 
 const status = (page: Page) => page.getByTestId('status');
@@ -227,11 +225,9 @@ test('a real Wasm trap in the decoder ends the query with a named error, and the
   // The test-trap build (scripts/test.sh): its decoder traps (`unreachable`) on the key test:trap.
   const dir = resolve('test-results/dist-test-trap');
   test.skip(!existsSync(dir), 'the test-trap build is missing: scripts/test.sh builds it');
-  const server = createServer(sirv(dir, { dev: true }));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startLocalServer(dir);
   try {
-    await page.goto(`${origin}/?q=test:trap&near=35.8989,14.5146&radius=1000`);
+    await page.goto(`${server.origin}/?q=test:trap&near=35.8989,14.5146&radius=1000`);
     const decodeWorkers = () => page.workers().filter((w) => w.url().includes('decode-worker'));
     await expect.poll(() => decodeWorkers().length).toBeGreaterThan(0);
     const first = decodeWorkers();

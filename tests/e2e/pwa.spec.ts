@@ -6,10 +6,10 @@
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { join, resolve } from 'node:path';
 import sirv from 'sirv';
+import { startLocalServer } from '../local-server';
 import { DATA_DIR } from './data';
 
 const status = (page: Page) => page.getByTestId('status');
@@ -64,9 +64,8 @@ test('Chromium finds the app installable, with a file handler for .pbf', async (
 test('a new deployment shows the update prompt, and updates only on request', async ({ page }) => {
   // One origin whose files switch from build A (dist/) to build B, as a deployment would.
   let files: RequestListener = sirv(resolve('dist'), { dev: true });
-  const server = createServer((req, res) => files(req, res));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startLocalServer((req, res) => files(req, res));
+  const origin = server.origin;
   try {
     await page.goto(`${origin}/`);
     await waitForServiceWorker(page);

@@ -5,13 +5,11 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import sirv from 'sirv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_DIR, QUERIES, expectedAnswer, type ListedQuery } from '../e2e/data';
+import { startLocalServer } from '../local-server';
 
 const CLI = resolve(__dirname, '../../cli/pbf-explorer.mjs');
 const SLOW = 120_000;
@@ -229,14 +227,11 @@ describe('exit codes and messages', () => {
 
 describe('info, index, and a URL', () => {
   let dir: string;
-  let server: Server;
-  let base: string;
+  let server: Awaited<ReturnType<typeof startLocalServer>>;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pbf-cli-'));
     copyFileSync(join(DATA_DIR, 'malta.osm.pbf'), join(dir, 'malta.osm.pbf'));
-    server = createServer(sirv(dir, { dev: true }));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startLocalServer(dir);
   });
   afterAll(() => {
     server.close();
@@ -275,7 +270,7 @@ describe('info, index, and a URL', () => {
 
   it('a URL, read with Range requests', { timeout: SLOW }, async () => {
     const q = QUERIES.find((x) => x.expected === 'malta.restaurant-bbox.json')!;
-    const run = await cli(['query', `${base}/malta.osm.pbf`, ...areaArgs(q), '--format', 'geojson', q.q]);
+    const run = await cli(['query', `${server.origin}/malta.osm.pbf`, ...areaArgs(q), '--format', 'geojson', q.q]);
     expect(run.status).toBe(0);
     expectAnswer(parse.geojson(run.stdout), q);
   });

@@ -152,7 +152,7 @@ fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeErr
     let size = match declared {
         Some(n) if n >= 0 && (n as u64) <= MAX_BLOB_SIZE && (n as usize) <= possible => n as usize,
         Some(_) => return Err(mismatch(0)),
-        // No raw_size: start at 4× the compressed size and double up to the cap.
+        // No raw_size: expect 4× the compressed size (the output grows as needed, up to the cap).
         None => (data.len() * 4).clamp(64 << 10, (MAX_BLOB_SIZE as usize).min(possible.max(64 << 10))),
     };
     // The declared size is the limit (a stream that inflates to more stops there, as an error);

@@ -105,11 +105,11 @@ impl Query {
     /// Errors: [`DecodeError::Query`] as for [`Area::prepare`].
     pub fn prepare(&self) -> Result<PreparedQuery, DecodeError> {
         let (expr, area, inside) = (self.expr.clone(), self.area.prepare()?, self.inside);
-        if self.count_only {
-            return Ok(PreparedQuery { index: self.index, newest_timestamp: self.newest_timestamp || self.index, ..PreparedQuery::count_only() });
-        }
         // An index written by this read keeps each blob's newest timestamp: always read then.
         let newest_timestamp = self.newest_timestamp || self.index;
+        if self.count_only {
+            return Ok(PreparedQuery { index: self.index, newest_timestamp, ..PreparedQuery::count_only() });
+        }
         Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, at: self.at, history: self.history, index: self.index, newest_timestamp })
     }
 }
