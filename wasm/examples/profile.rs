@@ -33,11 +33,17 @@ fn main() {
         let _ = proto::PrimitiveBlock::decode(d.clone()).unwrap();
     }
     println!("prost decode only: {:?}", t.elapsed());
+    let t = Instant::now();
+    let mut ways = 0;
+    for d in &datas {
+        ways += pbf_explorer::block::Block::read(d).unwrap().groups.iter().map(|g| g.ways.len()).sum::<usize>();
+    }
+    println!("Block::read (in place, elements left encoded): {:?} ({ways} ways)", t.elapsed());
     let q = Query::from_tags("amenity=cafe", Area::Circle { lat: 36.8989, lon: 15.7146, radius: 1000.0 }).unwrap().prepare().unwrap();
     let t = Instant::now();
     let mut n = 0;
     for d in &datas {
-        n += scan::scan_block(d.clone(), &q).unwrap().counts.nodes;
+        n += scan::scan_block(d, &q).unwrap().counts.nodes;
     }
     println!("scan_block (decode + circle query): {:?} ({n} nodes)", t.elapsed());
 }

@@ -77,7 +77,7 @@ impl BlobScanner {
     /// 2^53), encoded for [`QueryAssembler::add_locations`]. Throws as [`BlobScanner::scan`].
     pub fn locate(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
         let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
-        let found = locate_nodes(blob_data(blob)?, &wanted, self.query.as_of())?;
+        let found = locate_nodes(&blob_data(blob)?, &wanted, self.query.as_of())?;
         Ok(postcard::to_allocvec(&found)?)
     }
 
@@ -86,7 +86,7 @@ impl BlobScanner {
     #[wasm_bindgen(js_name = locateWays)]
     pub fn locate_ways(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
         let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
-        Ok(postcard::to_allocvec(&crate::scan::locate_ways(blob_data(blob)?, &wanted, self.query.as_of())?)?)
+        Ok(postcard::to_allocvec(&crate::scan::locate_ways(&blob_data(blob)?, &wanted, self.query.as_of())?)?)
     }
 
     /// Sets the node locations basemap ways are drawn from, as
@@ -100,7 +100,7 @@ impl BlobScanner {
     /// Throws as `scan` does.
     #[wasm_bindgen(js_name = contextWays)]
     pub fn context_ways(&self, blob: &[u8]) -> Result<Vec<i32>, JsError> {
-        Ok(crate::context::context_ways(blob_data(blob)?, &self.context)?)
+        Ok(crate::context::context_ways(&blob_data(blob)?, &self.context)?)
     }
 }
 

@@ -6,12 +6,9 @@
 //! the first read kept) give its lines, clipped to the area by leaving the other nodes out.
 //! Relations (large multipolygon lakes or parks) are not drawn in the basemap.
 
-use prost::bytes::Bytes;
-use prost::Message;
-
+use crate::block::{Block, Way};
 use crate::error::DecodeError;
-use crate::proto;
-use crate::varint::{self, packed};
+use crate::varint;
 
 /// Areas up to this size (km²) get a basemap: a large city's centre. Past it, the ways to draw
 /// would be too many to stay fluid on the map, and the read too long.
@@ -181,28 +178,32 @@ pub const POLYGON: i32 = 1;
 /// Errors: [`DecodeError::Protobuf`], [`DecodeError::StringIndexOutOfRange`] for a tag index
 /// past the string table, [`DecodeError::Inconsistent`] when keys and vals differ in length,
 /// and the varint errors of the refs.
-pub fn context_ways(data: Bytes, nodes: &ContextNodes) -> Result<Vec<i32>, DecodeError> {
-    let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
-    let table = &block.stringtable.s;
+pub fn context_ways(data: &[u8], nodes: &ContextNodes) -> Result<Vec<i32>, DecodeError> {
+    let block = Block::read(data)?;
+    let table = &block.strings;
     let keys: Vec<Key> = table.iter().map(|s| key_of(s)).collect();
     let string = |i: u32| -> Result<&[u8], DecodeError> {
-        table.get(i as usize).map(|s| &s[..]).ok_or(DecodeError::StringIndexOutOfRange { index: i as u64, table_len: table.len() })
+        table.get(i as usize).copied().ok_or(DecodeError::StringIndexOutOfRange { index: i as u64, table_len: table.len() })
     };
     let mut out = Vec::new();
     let mut located: Vec<Option<[i32; 2]>> = Vec::new();
-    for way in block.primitivegroup.iter().flat_map(|g| &g.ways) {
-        if way.keys.len() != way.vals.len() {
+    let (mut way_keys, mut way_vals) = (Vec::new(), Vec::new());
+    for msg in block.groups.iter().flat_map(|g| &g.ways) {
+        let way = Way::read(msg)?;
+        way.element.keys.indexes_into(&mut way_keys, "Way keys")?;
+        way.element.vals.indexes_into(&mut way_vals, "Way vals")?;
+        if way_keys.len() != way_vals.len() {
             return Err(DecodeError::Inconsistent("keys and vals differ in length"));
         }
         let mut tags = Vec::new();
-        for (&k, &v) in way.keys.iter().zip(&way.vals) {
+        for (&k, &v) in way_keys.iter().zip(&way_vals) {
             let key = *keys.get(k as usize).ok_or(DecodeError::StringIndexOutOfRange { index: k as u64, table_len: table.len() })?;
             if key != Key::Other {
                 tags.push((key, string(v)?));
             }
         }
         let Some(class) = classify_keys(tags.into_iter()) else { continue };
-        let refs = varint::deltas(packed(&way.refs), "Way refs")?;
+        let refs = varint::deltas(&way.refs.bytes(), "Way refs")?;
         located.clear();
         located.extend(refs.iter().map(|&r| nodes.get(r)));
         let closed = refs.len() > 3 && refs.first() == refs.last();
@@ -254,6 +255,7 @@ mod tests {
     #[test]
     fn areas_keep_their_located_ring_and_lines_split_at_missing_nodes() {
         use crate::encode::{primitive_block, WaySpec};
+        use prost::Message;
         let nodes = ContextNodes::new(vec![1, 2, 3, 5, 6], vec![10, 20, 30, 50, 60], vec![1, 2, 3, 5, 6]);
         let way = |id, refs, tags| WaySpec { id, refs, tags };
         let block = primitive_block(
@@ -266,7 +268,7 @@ mod tests {
             ],
         )
         .encode_to_vec();
-        let out = context_ways(Bytes::from(block), &nodes).unwrap();
+        let out = context_ways(&block, &nodes).unwrap();
         assert_eq!(
             out,
             vec![

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::block::{for_each_field, Field};
 use crate::error::DecodeError;
 use crate::varint::Varints;
 
@@ -60,49 +61,12 @@ fn seconds(stored: i64, date_granularity: i64) -> i64 {
     stored.saturating_mul(date_granularity) / 1000
 }
 
-/// One field of a protobuf message: a varint's value or a length-delimited payload.
-enum Field<'a> {
-    Varint(u64),
-    Bytes(&'a [u8]),
-    Other,
-}
-
-/// Walks a message's fields in order, calling `f(field number, value)`.
-/// Errors: [`DecodeError::Inconsistent`] for a cut-off or malformed field.
-fn for_each_field<'a>(msg: &'a [u8], what: &'static str, mut f: impl FnMut(u64, Field<'a>)) -> Result<(), DecodeError> {
-    let mut v = Varints::new(msg, what);
-    while !v.is_empty() {
-        let key = v.next_u64()?;
-        let (number, wire) = (key >> 3, key & 7);
-        match wire {
-            0 => f(number, Field::Varint(v.next_u64()?)),
-            2 => {
-                let len = v.next_u64()? as usize;
-                let start = v.position();
-                let end = start.checked_add(len).filter(|&e| e <= msg.len()).ok_or(DecodeError::Inconsistent("a metadata field runs past its message"))?;
-                v.skip_to(end);
-                f(number, Field::Bytes(&msg[start..end]));
-            }
-            1 | 5 => {
-                let end = v.position() + if wire == 1 { 8 } else { 4 };
-                if end > msg.len() {
-                    return Err(DecodeError::Inconsistent("a metadata field runs past its message"));
-                }
-                v.skip_to(end);
-                f(number, Field::Other);
-            }
-            _ => return Err(DecodeError::Inconsistent("a metadata field has an unknown wire type")),
-        }
-    }
-    Ok(())
-}
-
 /// Decodes an encoded `Info` message (a node's, way's or relation's `info` field).
-/// Errors: [`DecodeError::Inconsistent`] for a malformed message.
+/// Errors: [`DecodeError::Protobuf`] for a malformed message.
 pub fn decode_info(msg: &[u8], date_granularity: i64) -> Result<RawMeta, DecodeError> {
     let mut m = RawMeta::default();
     for_each_field(msg, "Info", |number, field| {
-        if let Field::Varint(x) = field {
+        if let Field::Varint(x, _) = field {
             match number {
                 1 => m.version = x as i32,
                 2 => m.timestamp = seconds(x as i64, date_granularity),
@@ -113,6 +77,7 @@ pub fn decode_info(msg: &[u8], date_granularity: i64) -> Result<RawMeta, DecodeE
                 _ => {}
             }
         }
+        Ok(())
     })?;
     Ok(m)
 }
@@ -139,9 +104,10 @@ pub fn info_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> {
 fn info_timestamp_full(msg: &[u8], date_granularity: i64) -> Option<i64> {
     let mut t = None;
     for_each_field(msg, "Info", |number, field| {
-        if let (2, Field::Varint(x)) = (number, field) {
+        if let (2, Field::Varint(x, _)) = (number, field) {
             t = Some(seconds(x as i64, date_granularity));
         }
+        Ok(())
     })
     .ok()?;
     t
@@ -154,9 +120,10 @@ pub fn dense_newest_timestamp(msg: &[u8], date_granularity: i64) -> Option<i64> 
     // A packed column may come in several pieces: one array, read in turn.
     let mut pieces: Vec<&[u8]> = Vec::new();
     for_each_field(msg, "DenseInfo", |number, field| {
-        if let (2, Field::Bytes(b)) = (number, field) {
+        if let (2, Field::Bytes(b) | Field::Varint(_, b)) = (number, field) {
             pieces.push(b);
         }
+        Ok(())
     })
     .ok()?;
     let (mut acc, mut newest, mut value, mut shift) = (0i64, i64::MIN, 0u64, 0u32);
@@ -189,11 +156,12 @@ pub struct DenseInfoColumns<'a> {
 const COLUMN_NAMES: [&str; 6] = ["DenseInfo version", "DenseInfo timestamp", "DenseInfo changeset", "DenseInfo uid", "DenseInfo user_sid", "DenseInfo visible"];
 
 impl<'a> DenseInfoColumns<'a> {
-    /// Errors: [`DecodeError::Inconsistent`] for a malformed message.
+    /// Errors: [`DecodeError::Protobuf`] for a malformed message.
     pub fn new(msg: &'a [u8], date_granularity: i64) -> Result<Self, DecodeError> {
         let mut columns: [Cow<'a, [u8]>; 6] = Default::default();
         for_each_field(msg, "DenseInfo", |number, field| {
-            if let (1..=6, Field::Bytes(b)) = (number, field) {
+            // A column is packed, in one piece or several, or (unpacked) one varint per value.
+            if let (1..=6, Field::Bytes(b) | Field::Varint(_, b)) = (number, field) {
                 let column = &mut columns[number as usize - 1];
                 if column.is_empty() {
                     *column = Cow::Borrowed(b);
@@ -201,6 +169,7 @@ impl<'a> DenseInfoColumns<'a> {
                     column.to_mut().extend_from_slice(b);
                 }
             }
+            Ok(())
         })?;
         Ok(DenseInfoColumns { columns, at: [0; 6], acc: RawMeta::default(), acc_timestamp: 0, date_granularity })
     }

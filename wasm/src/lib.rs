@@ -12,6 +12,7 @@ pub mod assemble;
 pub mod bindings;
 pub mod context;
 pub mod blob;
+pub mod block;
 pub mod encode;
 pub mod error;
 pub mod expr;
@@ -152,7 +153,7 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
             let mut features = Vec::new();
             for entry in blobs {
                 let (_, blob) = frame::frame_at(file, entry.offset)?;
-                features.extend(context::context_ways(blob::blob_data(blob)?, &nodes)?);
+                features.extend(context::context_ways(&blob::blob_data(blob)?, &nodes)?);
             }
             Ok(features)
         }
@@ -165,7 +166,7 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
 /// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in
 /// each blob the plan names, with the blob's frame index (none without a plan).
 /// A targeted read of one blob: `scan::locate_nodes` or `scan::locate_ways`.
-type Locate<T> = fn(prost::bytes::Bytes, &[i64], Option<i64>) -> Result<T, DecodeError>;
+type Locate<T> = fn(&[u8], &[i64], Option<i64>) -> Result<T, DecodeError>;
 
 fn reread<T>(
     file: &[u8],
@@ -178,7 +179,7 @@ fn reread<T>(
         .iter()
         .map(|entry| {
             let (_, blob) = frame::frame_at(file, entry.offset)?;
-            Ok((entry.index, locate(blob::blob_data(blob)?, &plan.wanted, as_of)?))
+            Ok((entry.index, locate(&blob::blob_data(blob)?, &plan.wanted, as_of)?))
         })
         .collect()
 }

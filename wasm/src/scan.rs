@@ -3,18 +3,16 @@
 //! tags match (to be placed later from node locations), and the locations of every node in
 //! the query's area.
 
-use prost::bytes::Bytes;
-use prost::Message;
 use serde::{Deserialize, Serialize};
 
+use crate::block::{Block, Dense, Node, Packed, Relation, Way};
 use crate::error::DecodeError;
-use crate::proto;
 use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
 use crate::locations::NO_LOCATION;
 use crate::index::{Cells, IndexPart, RefBuckets, StringFilter, REF_BUCKET_SHIFT};
 use crate::query::{BlockQuery, Inside, PreparedQuery};
-use crate::varint::{self, joined, packed, Varints};
+use crate::varint::{self, Varints};
 
 /// Element totals of a block (or, summed, of a file).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,45 +193,47 @@ pub struct BlockScan {
 }
 
 /// Decodes the uncompressed data of an `OSMData` blob and scans it against `query`.
-/// `data` is shared, not copied: strings of the block are slices of it.
+/// It is read in place ([`Block`]): strings of the block are slices of it.
 ///
 /// Errors: [`DecodeError::Protobuf`]; [`DecodeError::StringIndexOutOfRange`];
 /// [`DecodeError::Overflow`] when a delta sum or a scaled coordinate overflows 64 bits;
 /// [`DecodeError::Inconsistent`] for parallel arrays of different lengths.
-pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, DecodeError> {
-    let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
+pub fn scan_block(data: &[u8], query: &PreparedQuery) -> Result<BlockScan, DecodeError> {
+    let block = Block::read(data)?;
     let mut scanner = BlockScanner {
         query,
-        table: &block.stringtable.s,
-        tags: BlockQuery::bind(&query.expr, &block.stringtable.s),
+        table: &block.strings,
+        tags: BlockQuery::bind(&query.expr, &block.strings),
         coords: Coords::of(&block),
-        date_granularity: date_granularity(&block),
+        date_granularity: block.date_granularity as i64,
         as_of: query.as_of(),
+        keys: Vec::new(),
+        vals: Vec::new(),
         refs: query.index.then(RefBuckets::default),
         bucket_start: 0,
         last_cell: (i64::MIN, [0; 4]),
-        out: BlockScan { index: query.index.then(|| IndexPart { strings: StringFilter::of(&block.stringtable.s), ..IndexPart::default() }), ..BlockScan::default() },
+        out: BlockScan { index: query.index.then(|| IndexPart { strings: StringFilter::of(&block.strings), ..IndexPart::default() }), ..BlockScan::default() },
     };
     let current = |states: &Option<Vec<VersionState>>, i: usize| VersionState::of(states, i) == VersionState::Current;
-    for group in &block.primitivegroup {
+    for group in &block.groups {
         if let Some(dense) = &group.dense {
             scanner.dense_nodes(dense)?;
         }
-        let (states, first) = scanner.states(group.nodes.iter().map(|n| (n.id, &n.info))).unzip();
-        for (i, node) in group.nodes.iter().enumerate() {
-            scanner.node(node, current(&states, i))?;
+        let (states, first) = scanner.states(&group.nodes, |m| Node::read(m).map(|n| (n.element.id, n.element.info)))?.unzip();
+        for (i, msg) in group.nodes.iter().enumerate() {
+            scanner.node(&Node::read(msg)?, current(&states, i))?;
         }
         if let Some(id) = first.flatten() {
             scanner.supersede_node(id);
         }
-        let (states, first) = scanner.states(group.ways.iter().map(|w| (w.id, &w.info))).unzip();
-        for (i, way) in group.ways.iter().enumerate() {
-            scanner.way(way, current(&states, i))?;
+        let (states, first) = scanner.states(&group.ways, |m| Way::read(m).map(|w| (w.element.id, w.element.info)))?.unzip();
+        for (i, msg) in group.ways.iter().enumerate() {
+            scanner.way(&Way::read(msg)?, current(&states, i))?;
         }
         scanner.out.superseding.extend(first.flatten().map(|id| (1, id)));
-        let (states, first) = scanner.states(group.relations.iter().map(|r| (r.id, &r.info))).unzip();
-        for (i, relation) in group.relations.iter().enumerate() {
-            scanner.relation(relation, current(&states, i))?;
+        let (states, first) = scanner.states(&group.relations, |m| Relation::read(m).map(|r| (r.element.id, r.element.info)))?.unzip();
+        for (i, msg) in group.relations.iter().enumerate() {
+            scanner.relation(&Relation::read(msg)?, current(&states, i))?;
         }
         scanner.out.superseding.extend(first.flatten().map(|id| (2, id)));
     }
@@ -250,7 +250,7 @@ pub fn scan_block(data: Bytes, query: &PreparedQuery) -> Result<BlockScan, Decod
 /// Errors: those of [`crate::blob::blob_data`] and of [`scan_block`].
 pub fn scan_blob(blob: &[u8], query: &PreparedQuery) -> Result<BlockScan, DecodeError> {
     let (data, compression) = crate::blob::blob_data_and_compression(blob)?;
-    let mut scan = scan_block(data, query)?;
+    let mut scan = scan_block(&data, query)?;
     scan.summary.compression = compression;
     Ok(scan)
 }
@@ -262,10 +262,10 @@ pub fn scan_blob(blob: &[u8], query: &PreparedQuery) -> Result<BlockScan, Decode
 /// and a node deleted then as [`NO_LOCATION`].
 ///
 /// Errors: as [`scan_block`].
-pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, i32, i32)>, DecodeError> {
-    let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
+pub fn locate_nodes(data: &[u8], wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, i32, i32)>, DecodeError> {
+    let block = Block::read(data)?;
     let coords = Coords::of(&block);
-    let date_granularity = date_granularity(&block);
+    let date_granularity = block.date_granularity as i64;
     let mut found = Vec::new();
     let mut keep = |id: i64, lat: i64, lon: i64, state: VersionState| -> Result<(), DecodeError> {
         if wanted.binary_search(&id).is_ok() {
@@ -280,11 +280,11 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
         }
         Ok(())
     };
-    for group in &block.primitivegroup {
+    for group in &block.groups {
         if let Some(dense) = &group.dense {
-            let info = joined(&dense.denseinfo);
+            let info = dense.denseinfo.bytes();
             let states = as_of.map(|at| dense_versions(dense, &info, date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
-            let (id_bytes, lat_bytes, lon_bytes) = (joined(&dense.id), joined(&dense.lat), joined(&dense.lon));
+            let (id_bytes, lat_bytes, lon_bytes) = (dense.id.bytes(), dense.lat.bytes(), dense.lon.bytes());
             let mut ids = Varints::new(&id_bytes, "DenseNodes id");
             let mut lats = Varints::new(&lat_bytes, "DenseNodes lat");
             let mut lons = Varints::new(&lon_bytes, "DenseNodes lon");
@@ -300,9 +300,10 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
                 i += 1;
             }
         }
-        let states = as_of.map(|at| version_states(&plain_versions(group.nodes.iter().map(|n| (n.id, &n.info)), date_granularity), at).0);
-        for (i, node) in group.nodes.iter().enumerate() {
-            keep(node.id, node.lat, node.lon, VersionState::of(&states, i))?;
+        let states = as_of.map(|at| plain_versions(&group.nodes, |m| Node::read(m).map(|n| (n.element.id, n.element.info)), date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
+        for (i, msg) in group.nodes.iter().enumerate() {
+            let node = Node::read(msg)?;
+            keep(node.element.id, node.lat, node.lon, VersionState::of(&states, i))?;
         }
     }
     Ok(found)
@@ -313,30 +314,26 @@ pub fn locate_nodes(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<V
 /// (`as_of` set) only the versions current then. Returns `(way id, refs)` in block order.
 ///
 /// Errors: as [`scan_block`].
-pub fn locate_ways(data: Bytes, wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, Vec<i64>)>, DecodeError> {
-    let block = proto::PrimitiveBlock::decode(data).map_err(|e| DecodeError::protobuf("PrimitiveBlock", e))?;
-    let date_granularity = date_granularity(&block);
+pub fn locate_ways(data: &[u8], wanted: &[i64], as_of: Option<i64>) -> Result<Vec<(i64, Vec<i64>)>, DecodeError> {
+    let block = Block::read(data)?;
+    let date_granularity = block.date_granularity as i64;
     let mut found = Vec::new();
-    for group in &block.primitivegroup {
-        let states = as_of.map(|at| version_states(&plain_versions(group.ways.iter().map(|w| (w.id, &w.info)), date_granularity), at).0);
-        for (i, way) in group.ways.iter().enumerate() {
-            if VersionState::of(&states, i) == VersionState::Current && wanted.binary_search(&way.id).is_ok() {
-                found.push((way.id, varint::deltas(packed(&way.refs), "Way refs")?));
+    for group in &block.groups {
+        let states = as_of.map(|at| plain_versions(&group.ways, |m| Way::read(m).map(|w| (w.element.id, w.element.info)), date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
+        for (i, msg) in group.ways.iter().enumerate() {
+            let way = Way::read(msg)?;
+            if VersionState::of(&states, i) == VersionState::Current && wanted.binary_search(&way.element.id).is_ok() {
+                found.push((way.element.id, varint::deltas(&way.refs.bytes(), "Way refs")?));
             }
         }
     }
     Ok(found)
 }
 
-/// A block's milliseconds per stored timestamp unit (spec: `date_granularity`, default 1000).
-fn date_granularity(block: &proto::PrimitiveBlock) -> i64 {
-    block.date_granularity.unwrap_or(1000) as i64
-}
-
 /// (id, timestamp in seconds, visible) of each node of a DenseNodes group, from its DenseInfo
 /// (defaults, a visible version of time 0, when it has none).
-fn dense_versions(dense: &proto::DenseNodes, info: &[u8], date_granularity: i64) -> Result<Vec<(i64, i64, bool)>, DecodeError> {
-    let id_bytes = joined(&dense.id);
+fn dense_versions(dense: &Dense, info: &[u8], date_granularity: i64) -> Result<Vec<(i64, i64, bool)>, DecodeError> {
+    let id_bytes = dense.id.bytes();
     let mut ids = Varints::new(&id_bytes, "DenseNodes id");
     let mut columns = DenseInfoColumns::new(info, date_granularity)?;
     let (mut versions, mut id) = (Vec::new(), 0i64);
@@ -348,13 +345,20 @@ fn dense_versions(dense: &proto::DenseNodes, info: &[u8], date_granularity: i64)
     Ok(versions)
 }
 
-/// (id, timestamp in seconds, visible) of plain elements from their encoded `Info`s (a missing
-/// or malformed one counts as a visible version of time 0: metadata never fails a query).
-fn plain_versions<'b>(items: impl Iterator<Item = (i64, &'b Option<Bytes>)>, date_granularity: i64) -> Vec<(i64, i64, bool)> {
-    items
-        .map(|(id, info)| {
-            let m = info::decode_info(packed(info), date_granularity).unwrap_or_default();
-            (id, m.timestamp, m.visible)
+/// (id, timestamp in seconds, visible) of plain elements (encoded messages, read by `read` into
+/// id and encoded `Info`), from their `Info`s: a missing or malformed one counts as a visible
+/// version of time 0 (metadata never fails a query). Errors: those of `read`.
+fn plain_versions<'a>(
+    messages: &[&'a [u8]],
+    read: impl Fn(&'a [u8]) -> Result<(i64, Packed<'a>), DecodeError>,
+    date_granularity: i64,
+) -> Result<Vec<(i64, i64, bool)>, DecodeError> {
+    messages
+        .iter()
+        .map(|&msg| {
+            let (id, info) = read(msg)?;
+            let m = info::decode_info(&info.bytes(), date_granularity).unwrap_or_default();
+            Ok((id, m.timestamp, m.visible))
         })
         .collect()
 }
@@ -395,8 +399,8 @@ impl Coords {
         Coords { granularity, lat_offset, lon_offset, e7_exact: exact.then_some((granularity / 100, lat_offset / 100, lon_offset / 100)) }
     }
 
-    fn of(block: &proto::PrimitiveBlock) -> Coords {
-        Coords::new(block.granularity.unwrap_or(100), block.lat_offset.unwrap_or(0), block.lon_offset.unwrap_or(0))
+    fn of(block: &Block) -> Coords {
+        Coords::new(block.granularity, block.lat_offset, block.lon_offset)
     }
 
     /// Returns (lat, lon) in nanodegrees. Errors: [`DecodeError::Overflow`].
@@ -438,8 +442,8 @@ type WayPlacement = (Option<[f64; 2]>, Vec<[i32; 2]>);
 
 struct BlockScanner<'a> {
     query: &'a PreparedQuery,
-    table: &'a [Bytes],
-    tags: BlockQuery<'a, Bytes>,
+    table: &'a [&'a [u8]],
+    tags: BlockQuery<'a, &'a [u8]>,
     coords: Coords,
     /// Milliseconds per stored timestamp unit (spec: `date_granularity`, default 1000).
     date_granularity: i64,
@@ -452,6 +456,10 @@ struct BlockScanner<'a> {
     /// The last noted node's id bucket and its cell's bounds ([`Cells::cell_bounds`]): the next
     /// node in both needs nothing noted (most do: ids ascend, neighbours are near).
     last_cell: (i64, [i64; 4]),
+    /// The current element's tags as (key, value) string-table indexes, decoded into buffers
+    /// kept across elements.
+    keys: Vec<u32>,
+    vals: Vec<u32>,
     out: BlockScan,
 }
 
@@ -465,11 +473,11 @@ impl BlockScanner<'_> {
 
     /// Keeps the newest timestamp of an element's encoded `Info` in the block summary.
     #[inline]
-    fn note_timestamp(&mut self, info: &Option<Bytes>) {
+    fn note_timestamp(&mut self, info: &Packed) {
         if !self.query.newest_timestamp {
             return;
         }
-        if let Some(t) = info::info_timestamp(packed(info), self.date_granularity) {
+        if let Some(t) = info::info_timestamp(&info.bytes(), self.date_granularity) {
             self.out.summary.max_timestamp = self.out.summary.max_timestamp.max(t);
         }
     }
@@ -477,30 +485,37 @@ impl BlockScanner<'_> {
     /// For a history file, the state of each element of a group at the query's moment (their
     /// encoded `Info`s read; a missing or malformed one counts as a visible version of time
     /// 0), and the group's first id when that supersedes; None for other files.
-    fn states<'b>(&self, items: impl Iterator<Item = (i64, &'b Option<Bytes>)>) -> Option<VersionStates> {
-        Some(version_states(&plain_versions(items, self.date_granularity), self.as_of?))
+    fn states<'b>(&self, messages: &[&'b [u8]], read: impl Fn(&'b [u8]) -> Result<(i64, Packed<'b>), DecodeError>) -> Result<Option<VersionStates>, DecodeError> {
+        let Some(at) = self.as_of else { return Ok(None) };
+        Ok(Some(version_states(&plain_versions(messages, read, self.date_granularity)?, at)))
     }
 
     /// A matched element's metadata from its encoded `Info` (None without one, or when it is
     /// malformed: metadata never fails a query).
-    fn meta(&self, info: &Option<Bytes>) -> Option<Meta> {
-        let raw = info::decode_info(info.as_deref()?, self.date_granularity).ok()?;
+    fn meta(&self, info: &Packed) -> Option<Meta> {
+        if info.is_empty() {
+            return None;
+        }
+        let raw = info::decode_info(&info.bytes(), self.date_granularity).ok()?;
         Some(raw.resolve(self.table))
     }
 
     fn text(&self, index: u32) -> String {
-        String::from_utf8_lossy(&self.table[index as usize]).into_owned()
+        String::from_utf8_lossy(self.table[index as usize]).into_owned()
     }
 
-    /// Checks parallel keys/vals index arrays and returns how many tags they hold.
-    fn check_tags(&self, keys: &[u32], vals: &[u32]) -> Result<u64, DecodeError> {
-        if keys.len() != vals.len() {
+    /// Decodes an element's packed keys/vals into `self.keys`/`self.vals`, checks them (same
+    /// length, every index in the table) and returns how many tags they hold.
+    fn read_tags(&mut self, keys: &Packed, vals: &Packed) -> Result<u64, DecodeError> {
+        keys.indexes_into(&mut self.keys, "keys")?;
+        vals.indexes_into(&mut self.vals, "vals")?;
+        if self.keys.len() != self.vals.len() {
             return Err(DecodeError::Inconsistent("keys and vals differ in length"));
         }
-        for &i in keys.iter().chain(vals) {
+        for &i in self.keys.iter().chain(&self.vals) {
             self.check_index(i as u64)?;
         }
-        Ok(keys.len() as u64)
+        Ok(self.keys.len() as u64)
     }
 
     fn tag_list(&self, pairs: impl Iterator<Item = (u32, u32)>) -> Vec<Tag> {
@@ -554,13 +569,16 @@ impl BlockScanner<'_> {
         }
     }
 
-    fn dense_nodes(&mut self, dense: &proto::DenseNodes) -> Result<(), DecodeError> {
-        let (id_bytes, lat_bytes, lon_bytes) = (joined(&dense.id), joined(&dense.lat), joined(&dense.lon));
+    fn dense_nodes(&mut self, dense: &Dense) -> Result<(), DecodeError> {
+        let (id_bytes, lat_bytes, lon_bytes) = (dense.id.bytes(), dense.lat.bytes(), dense.lon.bytes());
         let mut ids = Varints::new(&id_bytes, "DenseNodes id");
         let mut lats = Varints::new(&lat_bytes, "DenseNodes lat");
         let mut lons = Varints::new(&lon_bytes, "DenseNodes lon");
-        let kv = &dense.keys_vals;
-        let info_bytes = joined(&dense.denseinfo);
+        // The keys_vals column decoded whole, into the buffer kept for element keys.
+        let mut kv_buffer = std::mem::take(&mut self.keys);
+        dense.keys_vals.indexes_into(&mut kv_buffer, "DenseNodes keys_vals")?;
+        let kv = &kv_buffer[..];
+        let info_bytes = dense.denseinfo.bytes();
         let info: &[u8] = &info_bytes;
         let (states, first) = self.dense_states(dense, info)?.unzip();
         // (index in out.nodes, index in this group) of each match, to fetch its metadata after.
@@ -584,7 +602,7 @@ impl BlockScanner<'_> {
                         Some(0) => break,
                         Some(&key) => {
                             let value = *kv.get(k + 1).ok_or(DecodeError::Inconsistent("DenseNodes keys_vals has a key without value"))?;
-                            // A negative index becomes huge here and fails the check.
+                            // A negative index was read as u32::MAX and fails the check.
                             self.check_index(key as u64)?;
                             self.check_index(value as u64)?;
                             k += 2;
@@ -603,7 +621,7 @@ impl BlockScanner<'_> {
                 continue;
             }
             let before = self.out.nodes.len();
-            self.place_node(id, location, || pairs.chunks_exact(2).map(|p| (p[0] as u32, p[1] as u32)));
+            self.place_node(id, location, || pairs.chunks_exact(2).map(|p| (p[0], p[1])));
             if self.out.nodes.len() > before {
                 matched.push((before, n as usize - 1));
             }
@@ -622,12 +640,13 @@ impl BlockScanner<'_> {
             // Metadata never fails a query: a malformed DenseInfo leaves the matches without it.
             let _ = self.dense_meta(info, &matched);
         }
+        self.keys = kv_buffer;
         Ok(())
     }
 
     /// For a history file, the state of each node of a DenseNodes group at the query's moment,
     /// and its first id when that supersedes (see [`info::version_states`]); None for other files.
-    fn dense_states(&self, dense: &proto::DenseNodes, info: &[u8]) -> Result<Option<VersionStates>, DecodeError> {
+    fn dense_states(&self, dense: &Dense, info: &[u8]) -> Result<Option<VersionStates>, DecodeError> {
         let Some(at) = self.as_of else { return Ok(None) };
         Ok(Some(version_states(&dense_versions(dense, info, self.date_granularity)?, at)))
     }
@@ -662,55 +681,58 @@ impl BlockScanner<'_> {
 
     /// A plain node; `current`: false for a version of a history file that is not the one
     /// current at the query's moment (counted, never matched).
-    fn node(&mut self, node: &proto::Node, current: bool) -> Result<(), DecodeError> {
-        self.out.counts.tags += self.check_tags(&node.keys, &node.vals)?;
+    fn node(&mut self, node: &Node, current: bool) -> Result<(), DecodeError> {
+        self.out.counts.tags += self.read_tags(&node.element.keys, &node.element.vals)?;
         self.out.counts.nodes += 1;
-        self.note_timestamp(&node.info);
+        self.note_timestamp(&node.element.info);
         let location = self.coords.locate(node.lat, node.lon)?;
         if !current {
-            self.out.summary.add_node(node.id, location.e7.0, location.e7.1);
+            self.out.summary.add_node(node.element.id, location.e7.0, location.e7.1);
             return Ok(());
         }
         let before = self.out.nodes.len();
-        self.place_node(node.id, location, || node.keys.iter().copied().zip(node.vals.iter().copied()));
+        let (keys, vals) = (std::mem::take(&mut self.keys), std::mem::take(&mut self.vals));
+        self.place_node(node.element.id, location, || keys.iter().copied().zip(vals.iter().copied()));
+        (self.keys, self.vals) = (keys, vals);
         if self.out.nodes.len() > before {
-            self.out.nodes[before].meta = self.meta(&node.info);
+            self.out.nodes[before].meta = self.meta(&node.element.info);
         }
         Ok(())
     }
 
     /// A way; `current` as for [`Self::node`].
-    fn way(&mut self, way: &proto::Way, current: bool) -> Result<(), DecodeError> {
-        self.out.counts.tags += self.check_tags(&way.keys, &way.vals)?;
+    fn way(&mut self, way: &Way, current: bool) -> Result<(), DecodeError> {
+        self.out.counts.tags += self.read_tags(&way.element.keys, &way.element.vals)?;
         self.out.counts.ways += 1;
-        self.note_timestamp(&way.info);
-        self.out.summary.min_way_id = self.out.summary.min_way_id.min(way.id);
-        self.out.summary.max_way_id = self.out.summary.max_way_id.max(way.id);
-        self.out.counts.way_refs += if self.refs.is_some() { self.note_way_for_index(way)? } else { varint::count(packed(&way.refs))? } as u64;
-        let pairs = || way.keys.iter().copied().zip(way.vals.iter().copied());
+        self.note_timestamp(&way.element.info);
+        self.out.summary.min_way_id = self.out.summary.min_way_id.min(way.element.id);
+        self.out.summary.max_way_id = self.out.summary.max_way_id.max(way.element.id);
+        let refs = way.refs.bytes();
+        self.out.counts.way_refs += if self.refs.is_some() { self.note_way_for_index(way, &refs)? } else { varint::count(&refs)? } as u64;
+        let pairs = || self.keys.iter().copied().zip(self.vals.iter().copied());
         if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Way, pairs) {
             return Ok(()); // refs are decoded only for ways that can match
         }
         let tags = self.tag_list(pairs());
-        let meta = self.meta(&way.info);
-        let refs = varint::deltas(packed(&way.refs), "Way refs")?;
-        if !packed(&way.lat).is_empty() {
+        let meta = self.meta(&way.element.info);
+        let refs = varint::deltas(&refs, "Way refs")?;
+        if !way.lat.is_empty() {
             // LocationsOnWays: the way carries its nodes' locations, so place it right here.
-            let (position, vertices) = self.way_locations(way)?;
+            let (position, vertices) = self.way_locations(way, refs.len())?;
             if position.is_some() {
-                self.out.ways.push(WayCandidate { id: way.id, tags, refs, position, vertices, meta });
+                self.out.ways.push(WayCandidate { id: way.element.id, tags, refs, position, vertices, meta });
             }
             return Ok(());
         }
-        self.out.ways.push(WayCandidate { id: way.id, tags, refs, position: None, vertices: Vec::new(), meta });
+        self.out.ways.push(WayCandidate { id: way.element.id, tags, refs, position: None, vertices: Vec::new(), meta });
         Ok(())
     }
 
     /// Notes where a way's nodes are for the blob index: the bbox of its own locations
     /// (LocationsOnWays), else the buckets of its refs. Returns how many refs it has.
-    fn note_way_for_index(&mut self, way: &proto::Way) -> Result<usize, DecodeError> {
-        if !packed(&way.lat).is_empty() {
-            let (_, vertices) = self.way_locations(way)?;
+    fn note_way_for_index(&mut self, way: &Way, refs: &[u8]) -> Result<usize, DecodeError> {
+        if !way.lat.is_empty() {
+            let (_, vertices) = self.way_locations(way, varint::count(refs)?)?;
             let refs = vertices.len(); // one per ref: way_locations checked the lengths
             let part = self.out.index.as_mut().expect("an index part with ref buckets");
             let b = part.way_bbox_e7.get_or_insert([i32::MAX, i32::MAX, i32::MIN, i32::MIN]);
@@ -722,20 +744,19 @@ impl BlockScanner<'_> {
             return Ok(refs);
         }
         let buckets = self.refs.as_mut().expect("ref buckets");
-        varint::for_each_delta(packed(&way.refs), "Way refs", |id| buckets.add(id))
+        varint::for_each_delta(refs, "Way refs", |id| buckets.add(id))
     }
 
     /// From a way's own lat/lon arrays (LocationsOnWays): the mean location of its nodes in the
     /// area (degrees; None when none is, or with `inside=all` when one is not), and every node's
-    /// `[lat_e7, lon_e7]`.
-    fn way_locations(&self, way: &proto::Way) -> Result<WayPlacement, DecodeError> {
-        let n = varint::count(packed(&way.refs))?;
-        let (lat_bytes, lon_bytes) = (packed(&way.lat), packed(&way.lon));
-        if varint::count(lat_bytes)? != n || varint::count(lon_bytes)? != n {
+    /// `[lat_e7, lon_e7]`. `n`: how many refs the way has.
+    fn way_locations(&self, way: &Way, n: usize) -> Result<WayPlacement, DecodeError> {
+        let (lat_bytes, lon_bytes) = (way.lat.bytes(), way.lon.bytes());
+        if varint::count(&lat_bytes)? != n || varint::count(&lon_bytes)? != n {
             return Err(DecodeError::Inconsistent("Way refs, lat and lon differ in length"));
         }
-        let mut lats = Varints::new(lat_bytes, "Way lat");
-        let mut lons = Varints::new(lon_bytes, "Way lon");
+        let mut lats = Varints::new(&lat_bytes, "Way lat");
+        let mut lons = Varints::new(&lon_bytes, "Way lon");
         let (mut lat, mut lon) = (0i64, 0i64);
         let (mut sum_lat, mut sum_lon, mut inside) = (0.0, 0.0, 0u32);
         let mut vertices = Vec::with_capacity(n);
@@ -756,38 +777,40 @@ impl BlockScanner<'_> {
     }
 
     /// A relation; `current` as for [`Self::node`].
-    fn relation(&mut self, relation: &proto::Relation, current: bool) -> Result<(), DecodeError> {
-        self.out.counts.tags += self.check_tags(&relation.keys, &relation.vals)?;
-        let members = varint::count(packed(&relation.memids))?;
-        let type_bytes = packed(&relation.types);
-        if relation.roles_sid.len() != members || varint::count(type_bytes)? != members {
+    fn relation(&mut self, relation: &Relation, current: bool) -> Result<(), DecodeError> {
+        self.out.counts.tags += self.read_tags(&relation.element.keys, &relation.element.vals)?;
+        let (memids, type_bytes) = (relation.memids.bytes(), relation.types.bytes());
+        let members = varint::count(&memids)?;
+        let mut roles = Vec::new();
+        relation.roles_sid.indexes_into(&mut roles, "Relation roles_sid")?;
+        if roles.len() != members || varint::count(&type_bytes)? != members {
             return Err(DecodeError::Inconsistent("Relation memids, roles_sid and types differ in length"));
         }
-        for &role in &relation.roles_sid {
-            self.check_index(role as u64)?; // negative becomes huge and fails
+        for &role in &roles {
+            self.check_index(role as u64)?; // a negative one was read as u32::MAX and fails
         }
         self.out.counts.relations += 1;
-        self.note_timestamp(&relation.info);
-        self.out.summary.min_relation_id = self.out.summary.min_relation_id.min(relation.id);
-        self.out.summary.max_relation_id = self.out.summary.max_relation_id.max(relation.id);
+        self.note_timestamp(&relation.element.info);
+        self.out.summary.min_relation_id = self.out.summary.min_relation_id.min(relation.element.id);
+        self.out.summary.max_relation_id = self.out.summary.max_relation_id.max(relation.element.id);
         self.out.counts.relation_members += members as u64;
-        let pairs = || relation.keys.iter().copied().zip(relation.vals.iter().copied());
+        let pairs = || self.keys.iter().copied().zip(self.vals.iter().copied());
         if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Relation, pairs) {
             return Ok(());
         }
-        let ids = varint::deltas(packed(&relation.memids), "Relation memids")?;
-        let mut types = Varints::new(type_bytes, "Relation types");
+        let ids = varint::deltas(&memids, "Relation memids")?;
+        let mut types = Varints::new(&type_bytes, "Relation types");
         let mut list = Vec::with_capacity(members);
-        for (&id, &role) in ids.iter().zip(&relation.roles_sid) {
+        for (&id, &role) in ids.iter().zip(&roles) {
             let t = types.next_u64()?;
             if t > 2 {
                 return Err(DecodeError::Inconsistent("Relation member type is not node, way or relation"));
             }
-            list.push((t as u8, id, self.text(role as u32)));
+            list.push((t as u8, id, self.text(role)));
         }
         let tags = self.tag_list(pairs());
-        let meta = self.meta(&relation.info);
-        self.out.relations.push(RelationCandidate { id: relation.id, tags, members: list, meta });
+        let meta = self.meta(&relation.element.info);
+        self.out.relations.push(RelationCandidate { id: relation.element.id, tags, members: list, meta });
         Ok(())
     }
 }

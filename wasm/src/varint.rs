@@ -1,28 +1,8 @@
 //! Packed varint arrays read in place (protobuf encoding: base-128 varints, zigzag for
-//! sint64). The hot arrays of a PrimitiveBlock are declared `bytes` in `osmformat.proto` so
-//! they can be walked here without allocating, or merely counted.
-
-use std::borrow::Cow;
+//! sint64): the hot arrays of a PrimitiveBlock, as [`crate::block`] hands them over, walked
+//! without allocating, or merely counted.
 
 use crate::error::DecodeError;
-
-/// The bytes of a packed array declared `optional bytes` (absent means empty).
-#[inline]
-pub fn packed(field: &Option<prost::bytes::Bytes>) -> &[u8] {
-    field.as_deref().unwrap_or(&[])
-}
-
-/// The bytes of a packed array (or an embedded message) declared `repeated bytes`: absent is
-/// empty, one piece (every writer seen) is borrowed, and several pieces — protobuf allows a
-/// writer to split a packed array, and merges repeated embedded messages — are joined.
-#[inline]
-pub fn joined(field: &[prost::bytes::Bytes]) -> Cow<'_, [u8]> {
-    match field {
-        [] => Cow::Borrowed(&[]),
-        [one] => Cow::Borrowed(one),
-        pieces => Cow::Owned(pieces.concat()),
-    }
-}
 
 /// A cursor over a packed varint array.
 pub struct Varints<'a> {

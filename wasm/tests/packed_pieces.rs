@@ -1,10 +1,9 @@
-//! DenseNodes' packed repeated fields split into several pieces (protobuf allows a writer to do
-//! so; they are one array, concatenated) and its DenseInfo repeated (merged): a block written
-//! that way answers exactly as the same block written in one piece. (Way and Relation arrays
-//! keep `optional bytes` for speed; see `proto/osmformat.proto`.)
+//! Packed repeated fields split into several pieces or written unpacked (protobuf allows a
+//! writer both; either way they are one array) and embedded messages repeated (merged): a
+//! block written that way answers exactly as the same block written in one piece.
 
 use pbf_explorer::area::Area;
-use pbf_explorer::encode::{file, header_block, primitive_block, with_metadata, with_relations, InfoSpec, NodeSpec, RelationSpec, WaySpec};
+use pbf_explorer::encode::{frame, header_block, packed_varints, primitive_block, with_metadata, with_relations, zlib_blob, InfoSpec, NodeSpec, RelationSpec, WaySpec};
 use pbf_explorer::proto;
 use pbf_explorer::query::Query;
 use pbf_explorer::scan_file;
@@ -30,7 +29,14 @@ fn block() -> proto::PrimitiveBlock {
 }
 
 fn answer(block: proto::PrimitiveBlock) -> Vec<String> {
-    let bytes = file(&header_block(&["OsmSchema-V0.6", "DenseNodes"], [24.9, 60.1, 25.0, 60.2]), &[block]);
+    answer_of_encoded(&prost::Message::encode_to_vec(&block))
+}
+
+/// The answer on a file of one block, given encoded.
+fn answer_of_encoded(block: &[u8]) -> Vec<String> {
+    let header = header_block(&["OsmSchema-V0.6", "DenseNodes"], [24.9, 60.1, 25.0, 60.2]);
+    let mut bytes = frame("OSMHeader", &zlib_blob(&prost::Message::encode_to_vec(&header)));
+    bytes.extend(frame("OSMData", &zlib_blob(block)));
     let query = Query::from_tags("amenity=cafe", Area::Circle { lat: 60.17, lon: 24.94, radius: 1000.0 }).unwrap();
     let scan = scan_file(&bytes, &query).unwrap();
     let mut out: Vec<String> = scan.matches.iter().map(|m| format!("{:?} {} {:.7} {:.7} v{:?}", m.element, m.id, m.lat, m.lon, m.meta.as_ref().map(|x| x.version))).collect();
@@ -73,4 +79,61 @@ fn an_embedded_message_in_pieces_is_merged() {
     };
     dense.denseinfo = vec![Bytes::from(prost::Message::encode_to_vec(&piece(false))), Bytes::from(prost::Message::encode_to_vec(&piece(true)))];
     assert_eq!(answer(pieces), whole);
+}
+
+/// A field's key (protobuf encoding: number << 3 | wire type).
+fn key(number: u64, wire: u64) -> Bytes {
+    packed_varints([number << 3 | wire])
+}
+
+/// A varint field.
+fn varint_field(number: u64, value: u64) -> Vec<u8> {
+    [key(number, 0), packed_varints([value])].concat()
+}
+
+/// A length-delimited field.
+fn bytes_field(number: u64, payload: &[u8]) -> Vec<u8> {
+    [&key(number, 2)[..], &packed_varints([payload.len() as u64])[..], payload].concat()
+}
+
+/// A packed varint array as two fields, cut at a varint boundary near its middle.
+fn two_pieces(number: u64, packed: &[u8]) -> Vec<u8> {
+    let mut field = vec![Bytes::copy_from_slice(packed)];
+    split(&mut field);
+    [bytes_field(number, &field[0]), bytes_field(number, &field[1])].concat()
+}
+
+#[test]
+fn way_and_relation_arrays_unpacked_or_in_pieces_are_one_array() {
+    let whole = answer(block());
+    // The same block with its way and its relation written by hand: keys unpacked (one varint
+    // field per value), vals packed, refs, memids in two pieces, roles_sid and types unpacked.
+    let mut rest = block();
+    let way = rest.primitivegroup.iter_mut().find_map(|g| g.ways.pop()).unwrap();
+    let relation = rest.primitivegroup.iter_mut().find_map(|g| g.relations.pop()).unwrap();
+    let unpacked = |number: u64, values: &[u64]| -> Vec<u8> { values.iter().flat_map(|&v| varint_field(number, v)).collect() };
+    let tags = |keys: &[u32], vals: &[u32]| -> Vec<u8> {
+        [unpacked(2, &keys.iter().map(|&k| k as u64).collect::<Vec<_>>()), bytes_field(3, &packed_varints(vals.iter().map(|&v| v as u64)))].concat()
+    };
+    let way_msg = [
+        varint_field(1, way.id as u64),
+        tags(&way.keys, &way.vals),
+        bytes_field(4, way.info.as_deref().unwrap()),
+        two_pieces(8, way.refs.as_deref().unwrap()),
+    ]
+    .concat();
+    let types: Vec<u64> = relation.types.as_deref().unwrap().iter().map(|&t| t as u64).collect();
+    let relation_msg = [
+        varint_field(1, relation.id as u64),
+        tags(&relation.keys, &relation.vals),
+        bytes_field(4, relation.info.as_deref().unwrap()),
+        unpacked(8, &relation.roles_sid.iter().map(|&r| r as u64).collect::<Vec<_>>()),
+        two_pieces(9, relation.memids.as_deref().unwrap()),
+        unpacked(10, &types),
+    ]
+    .concat();
+    let mut encoded = prost::Message::encode_to_vec(&rest);
+    encoded.extend(bytes_field(2, &bytes_field(3, &way_msg))); // a PrimitiveGroup with the way
+    encoded.extend(bytes_field(2, &bytes_field(4, &relation_msg)));
+    assert_eq!(answer_of_encoded(&encoded), whole);
 }

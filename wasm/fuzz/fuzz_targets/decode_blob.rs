@@ -11,6 +11,6 @@ fuzz_target!(|data: &[u8]| {
     let Ok(raw) = blob::blob_data(data) else { return };
     let _ = header::decode_header(&raw);
     let query = Query::from_tags("amenity=cafe shop", Area::Circle { lat: 60.17, lon: 24.94, radius: 5000.0 }).unwrap();
-    let _ = scan::scan_block(raw.clone(), &query.prepare().unwrap());
-    let _ = scan::scan_block(raw, &PreparedQuery::count_only());
+    let _ = scan::scan_block(&raw, &query.prepare().unwrap());
+    let _ = scan::scan_block(&raw, &PreparedQuery::count_only());
 });

@@ -12,12 +12,12 @@ use prost::bytes::Bytes;
 fuzz_target!(|data: &[u8]| {
     let bytes = Bytes::copy_from_slice(data);
     let query = Query::from_tags("amenity or name~/a/ or not type:relation", Area::Everywhere).unwrap().prepare().unwrap();
-    let _ = scan_block(bytes.clone(), &query);
+    let _ = scan_block(&bytes, &query);
     let mut history = query.clone();
     history.history = true;
     history.at = Some(1_600_000_000);
-    let _ = scan_block(bytes.clone(), &history);
+    let _ = scan_block(&bytes, &history);
     let wanted: Vec<i64> = (-2..64).collect();
-    let _ = locate_nodes(bytes.clone(), &wanted, history.as_of());
-    let _ = locate_ways(bytes, &wanted, None);
+    let _ = locate_nodes(&bytes, &wanted, history.as_of());
+    let _ = locate_ways(&bytes, &wanted, None);
 });
