@@ -123,6 +123,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_varint_length_reads_back() {
+        let values = [0, 1, 127, 128, 300, 16_383, 16_384, 1 << 21, 1 << 35, (1 << 56) + 3, 1 << 63, u64::MAX];
+        let bytes = crate::encode::packed_varints(values.iter().copied().cycle().take(3 * values.len()));
+        let mut v = Varints::new(&bytes, "t");
+        let mut read = Vec::new();
+        while !v.is_empty() {
+            read.push(v.next_u64().unwrap());
+        }
+        assert_eq!(read, values.repeat(3));
+        // An 11th byte is an overflow, with more bytes after it or none; a cut varint is an error.
+        let mut long = vec![0xFF; 10];
+        long.extend([0x01; 12]);
+        assert_eq!(Varints::new(&long, "t").next_u64(), Err(DecodeError::Overflow("t")));
+        assert_eq!(Varints::new(&long[..11], "t").next_u64(), Err(DecodeError::Overflow("t")));
+        let ten = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0x00];
+        assert_eq!(Varints::new(&ten, "t").next_u64(), Err(DecodeError::Overflow("t")), "a 10th byte over 1");
+        assert!(matches!(Varints::new(&[0x80, 0x80], "t").next_u64(), Err(DecodeError::Inconsistent(_))));
+    }
+
+    #[test]
     fn reads_zigzag_deltas_and_counts() {
         // zigzag: 0→0, -1→1, 1→2, 150→300 (0xAC 0x02)
         let bytes = [0x00, 0x01, 0x02, 0xAC, 0x02];
