@@ -4,10 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
+import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { identityOf, indexBeside } from '../workers/index-store';
 import { DecodePool } from '../workers/pool/pool';
-import { runQuery, type BlobIndexUse, type RunCallbacks } from '../workers/run-query';
+import { assemblerFor, runQuery, type BlobIndexUse, type RunCallbacks } from '../workers/run-query';
 import { FetchSource } from '../workers/source/http-source';
 import type { Source } from '../workers/source/source';
 import type { FileInfo, HeaderInfo, Progress, Query } from '../workers/types';
@@ -52,7 +52,7 @@ export function openSource(target: string): Source {
  */
 export async function readTarget(target: string, query: Query | null, options: ReadOptions): Promise<ReadResult> {
   startWasm();
-  const assembler = new QueryAssembler(JSON.stringify(query ?? { q: '', area: 'everywhere' }), 0);
+  const assembler = assemblerFor(query);
   const source = openSource(target);
   const pool = new DecodePool(options.threads, undefined, undefined, startDecodeThread);
   const info: FileInfo = { name: target, size: NaN, header: null, facts: null };

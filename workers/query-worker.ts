@@ -10,7 +10,7 @@ import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { readContext, type ContextResult } from './read-context';
 import { dropIndex, identityOf, indexBeside, loadIndex, saveIndex } from './index-store';
-import { runQuery, type BlobIndexUse } from './run-query';
+import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { isHistory, type FileInfo, type Match, type Query } from './types';
@@ -93,7 +93,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   let assembler: QueryAssembler;
   try {
     // The query is parsed here, before any byte is read: a syntax error ends the run at once.
-    assembler = new QueryAssembler(JSON.stringify(msg.query ?? { q: '', area: 'everywhere' }), 0);
+    assembler = assemblerFor(msg.query);
   } catch (e) {
     post({ type: 'end', run: msg.run, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0, blobIndex: false });
     return;

@@ -12,7 +12,7 @@
  * or a node location of the area); without one, a full read builds it when asked.
  * On an error or a cancel, what was found so far stays in the assembler.
  */
-import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
+import { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions } from './framer/framer';
 import { CancelledError, type DecodePool } from './pool/pool';
 import { FileOrder } from './file-order';
@@ -38,8 +38,19 @@ export interface RunCallbacks {
   onBlob?: () => void;
 }
 
-/** A query that only counts elements: with `index`, a count-only read that builds the blob index. */
-const COUNT_ONLY: Query = { q: '', area: 'everywhere', count_only: true };
+/** A query without conditions over the whole file: the assembler of a count-only read. */
+const EVERYTHING: Query = { q: '', area: 'everywhere' };
+/** Its scans only count elements: with `index`, a count-only read that builds the blob index. */
+const COUNT_ONLY: Query = { ...EVERYTHING, count_only: true };
+
+/**
+ * The assembler of a read for `query` (null: a count-only read). The query is parsed here, so a
+ * syntax error ends a run before any byte is read.
+ * @throws Error with the query's syntax error and its column.
+ */
+export function assemblerFor(query: Query | null): QueryAssembler {
+  return new QueryAssembler(JSON.stringify(query ?? EVERYTHING), 0);
+}
 
 /** `[index, offset, size, from, to]` per blob, as `QueryAssembler.planSecondRead` and `planGeometryRead` give it. */
 export function plannedFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
