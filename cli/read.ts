@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { identityOf, indexBeside } from '../workers/index-store';
+import { BufferPool } from '../workers/framer/buffers';
 import { DecodePool } from '../workers/pool/pool';
 import { assemblerFor, runQuery, type BlobIndexUse, type RunCallbacks } from '../workers/run-query';
 import { FetchSource } from '../workers/source/http-source';
@@ -55,6 +56,9 @@ export async function readTarget(target: string, query: Query | null, options: R
   const assembler = assemblerFor(query);
   const source = openSource(target);
   const pool = new DecodePool(options.threads, undefined, undefined, startDecodeThread);
+  // Blob buffers are used again once a decode thread hands them back, as in the page.
+  const buffers = new BufferPool();
+  pool.onSpent = (buffer) => buffers.put(buffer);
   const info: FileInfo = { name: target, size: NaN, header: null, facts: null };
   try {
     const blobIndex = await blobIndexUse(source, options);
@@ -62,7 +66,7 @@ export async function readTarget(target: string, query: Query | null, options: R
       onHeader: (header: HeaderInfo) => ((info.header = header), (info.size = source.size)),
       onProgress: options.onProgress,
     };
-    const progress = await runQuery(source, query, pool, assembler, callbacks, undefined, {}, blobIndex);
+    const progress = await runQuery(source, query, pool, assembler, callbacks, undefined, { buffers }, blobIndex);
     info.size = source.size;
     // A read by the index saw only some blobs: it knows no whole-file facts.
     info.facts = progress.blobIndex === 'used' ? null : JSON.parse(assembler.fileFacts());
