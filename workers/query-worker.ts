@@ -26,8 +26,8 @@ const post = (message: FromQueryWorker, transfer: Transferable[] = []) => scope.
  * Map changes are sent at most this many features at a time (a piece the page turns into
  * GeoJSON and hands to MapLibre in well under 50 ms), and at most this often (ms). Every page update costs a
  * frame, which a software renderer (SwiftShader, 1280×800) composites in ~50 ms of CPU taken
- * from the decoders, and MapLibre re-tiles every drawn match after each change: so the interval
- * starts at half a second and grows with the answer.
+ * from the decoders, and MapLibre re-tiles every drawn match after each change: so the first
+ * matches go at once, then the interval starts at a second and grows with the answer.
  */
 const CHANGES_MAX_FEATURES = 20_000;
 const changesInterval = (count: number) => 1000 + count / 100;
