@@ -96,10 +96,9 @@ pub struct Packed<'a> {
 
 impl<'a> Packed<'a> {
     fn push(&mut self, piece: &'a [u8]) {
-        if piece.is_empty() {
-        } else if self.first.is_empty() {
-            self.first = piece;
-        } else {
+        if self.first.is_empty() {
+            self.first = piece; // an empty piece leaves it empty
+        } else if !piece.is_empty() {
             self.rest.push(piece);
         }
     }
@@ -277,12 +276,26 @@ impl<'a> Dense<'a> {
     }
 }
 
+impl<'a> Element<'a> {
+    /// Decodes the tags' string-table indexes into `keys` and `vals` (each cleared first).
+    /// Errors: those of [`Packed::indexes_into`], and [`DecodeError::Inconsistent`] when keys
+    /// and vals differ in length. The indexes are not checked against the string table.
+    pub fn tags_into(&self, keys: &mut Vec<u32>, vals: &mut Vec<u32>) -> Result<(), DecodeError> {
+        self.keys.indexes_into(keys, "keys")?;
+        self.vals.indexes_into(vals, "vals")?;
+        if keys.len() != vals.len() {
+            return Err(DecodeError::Inconsistent("keys and vals differ in length"));
+        }
+        Ok(())
+    }
+}
+
 impl<'a> Node<'a> {
     /// Reads an encoded Node. Errors: [`DecodeError::Protobuf`] for a malformed message.
     pub fn read(msg: &'a [u8]) -> Result<Node<'a>, DecodeError> {
-        let (element, [lat, lon]) = read_element(msg, "Node", [8, 9], |node: &mut [i64; 2], i, field| {
-            node[i] = zigzag(varint(field, "Node", 8 + i as u64)?);
-            Ok(())
+        let (element, [lat, lon]) = read_element(msg, "Node", |location: &mut [i64; 2], number, field| match number {
+            8 | 9 => varint(field, "Node", number).map(|x| location[number as usize - 8] = zigzag(x)),
+            _ => Ok(()),
         })?;
         // A Node's id is a sint64, a Way's and a Relation's an int64.
         Ok(Node { element: Element { id: zigzag(element.id as u64), ..element }, lat, lon })
@@ -290,13 +303,12 @@ impl<'a> Node<'a> {
 }
 
 /// Reads an element's [`Element`] fields — `id` (1, its varint's value as an int64), `keys`
-/// (2), `vals` (3), `info` (4) — and, with `rest`, the fields numbered `numbers` (index 0, 1, …
-/// into `R`). Errors: [`DecodeError::Protobuf`] naming `what`, and those of `rest`.
+/// (2), `vals` (3), `info` (4) — and hands every other field to `rest`, with its number, to
+/// fill in `R`. Errors: [`DecodeError::Protobuf`] naming `what`, and those of `rest`.
 fn read_element<'a, R: Default>(
     msg: &'a [u8],
     what: &'static str,
-    numbers: [u64; 2],
-    mut rest: impl FnMut(&mut R, usize, Field<'a>) -> Result<(), DecodeError>,
+    mut rest: impl FnMut(&mut R, u64, Field<'a>) -> Result<(), DecodeError>,
 ) -> Result<(Element<'a>, R), DecodeError> {
     let (mut element, mut more) = (Element::default(), R::default());
     for_each_field(msg, what, |number, field| match number {
@@ -304,16 +316,24 @@ fn read_element<'a, R: Default>(
         2 => element.keys.push_field(field, what, number),
         3 => element.vals.push_field(field, what, number),
         4 => payload(field, what, number).map(|b| element.info.push(b)),
-        n if n >= numbers[0] && n <= numbers[1] => rest(&mut more, (n - numbers[0]) as usize, field),
-        _ => Ok(()),
+        _ => rest(&mut more, number, field),
     })?;
     Ok((element, more))
+}
+
+/// Fields 8, 9 and 10 as packed arrays: a Way's `refs`, `lat`, `lon`, a Relation's
+/// `roles_sid`, `memids`, `types` (the rest of [`read_element`] for both).
+fn arrays_8_to_10<'a>(what: &'static str) -> impl FnMut(&mut [Packed<'a>; 3], u64, Field<'a>) -> Result<(), DecodeError> {
+    move |arrays, number, field| match number {
+        8..=10 => arrays[number as usize - 8].push_field(field, what, number),
+        _ => Ok(()),
+    }
 }
 
 impl<'a> Way<'a> {
     /// Reads an encoded Way. Errors: [`DecodeError::Protobuf`] for a malformed message.
     pub fn read(msg: &'a [u8]) -> Result<Way<'a>, DecodeError> {
-        let (element, [refs, lat, lon]) = read_element(msg, "Way", [8, 10], |arrays: &mut [Packed<'a>; 3], i, field| arrays[i].push_field(field, "Way", 8 + i as u64))?;
+        let (element, [refs, lat, lon]) = read_element(msg, "Way", arrays_8_to_10("Way"))?;
         Ok(Way { element, refs, lat, lon })
     }
 }
@@ -321,7 +341,7 @@ impl<'a> Way<'a> {
 impl<'a> Relation<'a> {
     /// Reads an encoded Relation. Errors: [`DecodeError::Protobuf`] for a malformed message.
     pub fn read(msg: &'a [u8]) -> Result<Relation<'a>, DecodeError> {
-        let (element, [roles_sid, memids, types]) = read_element(msg, "Relation", [8, 10], |arrays: &mut [Packed<'a>; 3], i, field| arrays[i].push_field(field, "Relation", 8 + i as u64))?;
+        let (element, [roles_sid, memids, types]) = read_element(msg, "Relation", arrays_8_to_10("Relation"))?;
         Ok(Relation { element, roles_sid, memids, types })
     }
 }

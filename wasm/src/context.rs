@@ -190,11 +190,7 @@ pub fn context_ways(data: &[u8], nodes: &ContextNodes) -> Result<Vec<i32>, Decod
     let (mut way_keys, mut way_vals) = (Vec::new(), Vec::new());
     for msg in block.groups.iter().flat_map(|g| &g.ways) {
         let way = Way::read(msg)?;
-        way.element.keys.indexes_into(&mut way_keys, "Way keys")?;
-        way.element.vals.indexes_into(&mut way_vals, "Way vals")?;
-        if way_keys.len() != way_vals.len() {
-            return Err(DecodeError::Inconsistent("keys and vals differ in length"));
-        }
+        way.element.tags_into(&mut way_keys, &mut way_vals)?;
         let mut tags = Vec::new();
         for (&k, &v) in way_keys.iter().zip(&way_vals) {
             let key = *keys.get(k as usize).ok_or(DecodeError::StringIndexOutOfRange { index: k as u64, table_len: table.len() })?;

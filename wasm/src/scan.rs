@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::block::{Block, Dense, Node, Packed, Relation, Way};
+use crate::block::{Block, Dense, Element, Node, Packed, Relation, Way};
 use crate::error::DecodeError;
 use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
@@ -219,19 +219,19 @@ pub fn scan_block(data: &[u8], query: &PreparedQuery) -> Result<BlockScan, Decod
         if let Some(dense) = &group.dense {
             scanner.dense_nodes(dense)?;
         }
-        let (states, first) = scanner.states(&group.nodes, |m| Node::read(m).map(|n| (n.element.id, n.element.info)))?.unzip();
+        let (states, first) = scanner.states(&group.nodes, |m| Node::read(m).map(|n| n.element))?.unzip();
         for (i, msg) in group.nodes.iter().enumerate() {
             scanner.node(&Node::read(msg)?, current(&states, i))?;
         }
         if let Some(id) = first.flatten() {
             scanner.supersede_node(id);
         }
-        let (states, first) = scanner.states(&group.ways, |m| Way::read(m).map(|w| (w.element.id, w.element.info)))?.unzip();
+        let (states, first) = scanner.states(&group.ways, |m| Way::read(m).map(|w| w.element))?.unzip();
         for (i, msg) in group.ways.iter().enumerate() {
             scanner.way(&Way::read(msg)?, current(&states, i))?;
         }
         scanner.out.superseding.extend(first.flatten().map(|id| (1, id)));
-        let (states, first) = scanner.states(&group.relations, |m| Relation::read(m).map(|r| (r.element.id, r.element.info)))?.unzip();
+        let (states, first) = scanner.states(&group.relations, |m| Relation::read(m).map(|r| r.element))?.unzip();
         for (i, msg) in group.relations.iter().enumerate() {
             scanner.relation(&Relation::read(msg)?, current(&states, i))?;
         }
@@ -300,7 +300,7 @@ pub fn locate_nodes(data: &[u8], wanted: &[i64], as_of: Option<i64>) -> Result<V
                 i += 1;
             }
         }
-        let states = as_of.map(|at| plain_versions(&group.nodes, |m| Node::read(m).map(|n| (n.element.id, n.element.info)), date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
+        let states = as_of.map(|at| plain_versions(&group.nodes, |m| Node::read(m).map(|n| n.element), date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
         for (i, msg) in group.nodes.iter().enumerate() {
             let node = Node::read(msg)?;
             keep(node.element.id, node.lat, node.lon, VersionState::of(&states, i))?;
@@ -319,7 +319,7 @@ pub fn locate_ways(data: &[u8], wanted: &[i64], as_of: Option<i64>) -> Result<Ve
     let date_granularity = block.date_granularity as i64;
     let mut found = Vec::new();
     for group in &block.groups {
-        let states = as_of.map(|at| plain_versions(&group.ways, |m| Way::read(m).map(|w| (w.element.id, w.element.info)), date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
+        let states = as_of.map(|at| plain_versions(&group.ways, |m| Way::read(m).map(|w| w.element), date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
         for (i, msg) in group.ways.iter().enumerate() {
             let way = Way::read(msg)?;
             if VersionState::of(&states, i) == VersionState::Current && wanted.binary_search(&way.element.id).is_ok() {
@@ -346,19 +346,19 @@ fn dense_versions(dense: &Dense, info: &[u8], date_granularity: i64) -> Result<V
 }
 
 /// (id, timestamp in seconds, visible) of plain elements (encoded messages, read by `read` into
-/// id and encoded `Info`), from their `Info`s: a missing or malformed one counts as a visible
+/// their [`Element`]), from their `Info`s: a missing or malformed one counts as a visible
 /// version of time 0 (metadata never fails a query). Errors: those of `read`.
 fn plain_versions<'a>(
     messages: &[&'a [u8]],
-    read: impl Fn(&'a [u8]) -> Result<(i64, Packed<'a>), DecodeError>,
+    read: impl Fn(&'a [u8]) -> Result<Element<'a>, DecodeError>,
     date_granularity: i64,
 ) -> Result<Vec<(i64, i64, bool)>, DecodeError> {
     messages
         .iter()
         .map(|&msg| {
-            let (id, info) = read(msg)?;
-            let m = info::decode_info(&info.bytes(), date_granularity).unwrap_or_default();
-            Ok((id, m.timestamp, m.visible))
+            let element = read(msg)?;
+            let m = info::decode_info(&element.info.bytes(), date_granularity).unwrap_or_default();
+            Ok((element.id, m.timestamp, m.visible))
         })
         .collect()
 }
@@ -485,7 +485,7 @@ impl BlockScanner<'_> {
     /// For a history file, the state of each element of a group at the query's moment (their
     /// encoded `Info`s read; a missing or malformed one counts as a visible version of time
     /// 0), and the group's first id when that supersedes; None for other files.
-    fn states<'b>(&self, messages: &[&'b [u8]], read: impl Fn(&'b [u8]) -> Result<(i64, Packed<'b>), DecodeError>) -> Result<Option<VersionStates>, DecodeError> {
+    fn states<'b>(&self, messages: &[&'b [u8]], read: impl Fn(&'b [u8]) -> Result<Element<'b>, DecodeError>) -> Result<Option<VersionStates>, DecodeError> {
         let Some(at) = self.as_of else { return Ok(None) };
         Ok(Some(version_states(&plain_versions(messages, read, self.date_granularity)?, at)))
     }
@@ -504,14 +504,10 @@ impl BlockScanner<'_> {
         String::from_utf8_lossy(self.table[index as usize]).into_owned()
     }
 
-    /// Decodes an element's packed keys/vals into `self.keys`/`self.vals`, checks them (same
-    /// length, every index in the table) and returns how many tags they hold.
-    fn read_tags(&mut self, keys: &Packed, vals: &Packed) -> Result<u64, DecodeError> {
-        keys.indexes_into(&mut self.keys, "keys")?;
-        vals.indexes_into(&mut self.vals, "vals")?;
-        if self.keys.len() != self.vals.len() {
-            return Err(DecodeError::Inconsistent("keys and vals differ in length"));
-        }
+    /// Decodes an element's tags into `self.keys`/`self.vals` ([`Element::tags_into`]), checks
+    /// every index against the string table and returns how many tags there are.
+    fn read_tags(&mut self, element: &Element) -> Result<u64, DecodeError> {
+        element.tags_into(&mut self.keys, &mut self.vals)?;
         for &i in self.keys.iter().chain(&self.vals) {
             self.check_index(i as u64)?;
         }
@@ -682,7 +678,7 @@ impl BlockScanner<'_> {
     /// A plain node; `current`: false for a version of a history file that is not the one
     /// current at the query's moment (counted, never matched).
     fn node(&mut self, node: &Node, current: bool) -> Result<(), DecodeError> {
-        self.out.counts.tags += self.read_tags(&node.element.keys, &node.element.vals)?;
+        self.out.counts.tags += self.read_tags(&node.element)?;
         self.out.counts.nodes += 1;
         self.note_timestamp(&node.element.info);
         let location = self.coords.locate(node.lat, node.lon)?;
@@ -702,7 +698,7 @@ impl BlockScanner<'_> {
 
     /// A way; `current` as for [`Self::node`].
     fn way(&mut self, way: &Way, current: bool) -> Result<(), DecodeError> {
-        self.out.counts.tags += self.read_tags(&way.element.keys, &way.element.vals)?;
+        self.out.counts.tags += self.read_tags(&way.element)?;
         self.out.counts.ways += 1;
         self.note_timestamp(&way.element.info);
         self.out.summary.min_way_id = self.out.summary.min_way_id.min(way.element.id);
@@ -778,7 +774,7 @@ impl BlockScanner<'_> {
 
     /// A relation; `current` as for [`Self::node`].
     fn relation(&mut self, relation: &Relation, current: bool) -> Result<(), DecodeError> {
-        self.out.counts.tags += self.read_tags(&relation.element.keys, &relation.element.vals)?;
+        self.out.counts.tags += self.read_tags(&relation.element)?;
         let (memids, type_bytes) = (relation.memids.bytes(), relation.types.bytes());
         let members = varint::count(&memids)?;
         let mut roles = Vec::new();
