@@ -439,6 +439,16 @@ mod tests {
     }
 
     #[test]
+    fn tags_are_keys_and_vals_of_one_length() {
+        let (mut keys, mut vals) = (Vec::new(), Vec::new());
+        let way = Way::read(&[0x08, 0x07, 0x12, 0x02, 0x01, 0x02, 0x1a, 0x02, 0x03, 0x04]).unwrap();
+        way.element.tags_into(&mut keys, &mut vals).unwrap();
+        assert_eq!((keys.as_slice(), vals.as_slice()), (&[1, 2][..], &[3, 4][..]));
+        let uneven = Way::read(&[0x08, 0x07, 0x12, 0x02, 0x01, 0x02, 0x1a, 0x01, 0x03]).unwrap();
+        assert_eq!(uneven.element.tags_into(&mut keys, &mut vals), Err(DecodeError::Inconsistent("keys and vals differ in length")));
+    }
+
+    #[test]
     fn malformed_messages_are_named() {
         let cases: [(&[u8], &str); 4] = [
             (&[0x0a, 0x05, 0x01], "corrupt PrimitiveBlock: a field runs past the end of its message"),
