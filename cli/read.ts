@@ -91,13 +91,19 @@ async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobI
     if (mode.kind === 'build') throw new Error(`${source.name} cannot be read at random (no Range support), so it gets no blob index`);
     return undefined;
   }
-  if (mode.kind === 'build') return { identity, bytes: null, onBuilt: mode.onBuilt, onRefused: () => {} };
+  if (mode.kind === 'build') {
+    const onBuilt = async (finish: () => Uint8Array | null) => {
+      const bytes = finish();
+      if (bytes) await mode.onBuilt(bytes);
+    };
+    return { identity, bytes: null, onBuilt, onRefused: () => {} };
+  }
   const bytes = source instanceof FetchSource ? await indexBeside(source) : await localIndex(`${source.name}.idx`);
   if (!bytes) return undefined; // then the read is a plain full read, building nothing
   return {
     identity,
     bytes,
-    onBuilt: async () => {},
+    onBuilt: () => {},
     onRefused: (reason) => options.onIndexRefused?.(reason),
   };
 }

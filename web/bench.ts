@@ -50,6 +50,8 @@ async function run(workers: number, query: Query | null, url?: string, blobIndex
     },
   });
   const ms = performance.now() - started;
+  // An index built is kept after the answer: the next run's worker must find it.
+  if (blobIndex) await client.blobIndexFile();
   client.terminate();
   return { ms, firstMatchMs, bytes, elements, matches: end.count, wasmBytes: end.wasmBytes, status: end.status === 'error' ? end.message : end.status };
 }

@@ -10,6 +10,13 @@ function rate(n: number): string {
   return n.toFixed(0);
 }
 
+/** What the stats line says of the blob index in each state of a read. */
+const BLOB_INDEX_NOTES: Record<NonNullable<Progress['blobIndex']>, string> = {
+  used: ' · only the blobs the blob index names',
+  building: ' · building the blob index',
+  kept: ' · blob index kept for the next query',
+};
+
 export class ProgressView {
   private bar: HTMLProgressElement;
   private status: HTMLElement;
@@ -50,7 +57,7 @@ export class ProgressView {
         ? ''
         : ` · ${p.requestsInFlight} requests in flight · ${p.retries} retries` +
           (p.rangeSupported ? '' : ' · the server has no Range support: reading it front to back');
-    const blobIndex = p.blobIndex === 'used' ? ' · only the blobs the blob index names' : p.blobIndex === 'building' ? ' · building the blob index' : '';
+    const blobIndex = p.blobIndex ? BLOB_INDEX_NOTES[p.blobIndex] : '';
     this.stats.textContent =
       `${mb(p.bytesRead)} / ${total} MB read${blobIndex} · ${p.blobsDecoded} blobs decoded · ` +
       `${rate(p.elements)} elements (${rate(perSecond)}/s) · ${seconds.toFixed(1)} s${http}`;

@@ -63,7 +63,7 @@ export type FromQueryWorker =
   | { type: 'changes'; run: number; changes: Float64Array; count: number }
   /** A large download from another origin waits for the page's yes (`confirmed`). */
   | { type: 'confirm'; run: number; host: string; bytes: number }
-  /** `blobIndex`: an index of the run's file is at hand (the `blob-index` call gives it). */
+  /** `blobIndex`: an index of the run's file is at hand, or is being finished (the `blob-index` call waits for it and gives it). */
   | ({ type: 'end'; run: number; count: number; wasmBytes: number; blobIndex: boolean } & RunEnd)
   /**
    * The basemap of the run's area, after its end: `features` as `readContext` encodes them

@@ -13,7 +13,7 @@ import { dropIndex, identityOf, indexBeside, loadIndex, saveIndex } from './inde
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
-import { isHistory, type FileInfo, type Match, type Query } from './types';
+import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
   postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
@@ -56,6 +56,10 @@ let current: Run | null = null;
 let answer: QueryAssembler | null = null;
 /** The blob index of the last run's file, built or read by it. */
 let answerIndex: Uint8Array | null = null;
+/** What finishes the index the last full read noted: run once its answer is sent. */
+let indexToFinish: (() => Promise<void>) | null = null;
+/** Settles once the last index built is kept (or failed to be): the next read looks for it. */
+let indexKept: Promise<void> = Promise.resolve();
 /** What the last run learnt about its file and what it asked (the export's `metadata`). */
 let answerInfo: { file: FileInfo; query: Query | null } | null = null;
 
@@ -90,6 +94,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   answer?.free();
   answer = null;
   answerIndex = null;
+  indexToFinish = null;
   let assembler: QueryAssembler;
   try {
     // The query is parsed here, before any byte is read: a syntax error ends the run at once.
@@ -118,13 +123,14 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   let lastProgress = 0;
   let end: RunEnd;
   let source: Source | null = null;
+  let final: Progress | null = null;
   try {
     source = openSource(msg.source);
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
       throw new CancelledError();
     }
     const blobIndex = msg.query && msg.blobIndex ? await blobIndexFor(source, run.controller.signal) : undefined;
-    const final = await runQuery(source, msg.query, pool, assembler, {
+    final = await runQuery(source, msg.query, pool, assembler, {
       onHeader: (header) => {
         info.header = header;
         info.size = source!.size;
@@ -152,7 +158,15 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     post({ type: 'file-info', run: run.id, info });
   }
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
-  post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null });
+  const finishIndex = takeIndexToFinish();
+  post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null || finishIndex !== null });
+  // The index's last step waits for the answer to be sent, not the other way round.
+  if (finishIndex && answer === assembler && final) {
+    const read = final;
+    indexKept = finishIndex().then(() => {
+      if (isCurrent() && answerIndex) post({ type: 'progress', run: run.id, progress: { ...read, blobIndex: 'kept' } });
+    });
+  }
   if (end.status !== 'done' || !msg.context || !msg.query || !source) return;
   if (info.header && isHistory(info.header)) {
     drawnContext = null;
@@ -167,6 +181,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
  * cannot be read at random: then every query reads it whole).
  */
 async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIndexUse | undefined> {
+  await indexKept;
   const identity = await identityOf(source, signal);
   if (!identity) return undefined;
   const bytes = (await loadIndex(identity)) ?? (source instanceof FetchSource ? await indexBeside(source, signal) : null);
@@ -174,15 +189,23 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
   return {
     identity,
     bytes,
-    onBuilt: (built) => {
-      answerIndex = built;
-      return saveIndex(identity, built);
+    onBuilt: (finish) => {
+      indexToFinish = async () => {
+        answerIndex = finish();
+        if (answerIndex) await saveIndex(identity, answerIndex);
+      };
     },
     onRefused: () => {
       answerIndex = null;
       void dropIndex(identity);
     },
   };
+}
+
+function takeIndexToFinish(): (() => Promise<void>) | null {
+  const finish = indexToFinish;
+  indexToFinish = null;
+  return finish;
 }
 
 /** What the basemap drawn last was read for (the file and the area), once it was sent whole. */
@@ -248,6 +271,7 @@ async function reply(req: CallRequest): Promise<CallReply> {
       return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.tagStats(req.key, STATS_TOP)) : empty };
     }
     case 'blob-index':
+      await indexKept;
       return { call: 'blob-index', id: req.id, result: answerIndex ? new Blob([answerIndex as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }) : null };
     case 'export': {
       const total = answer?.count() ?? 0;

@@ -25,8 +25,13 @@ export interface BlobIndexUse {
   identity: Uint8Array;
   /** The index kept for the file, or null: then a full read builds one. */
   bytes: Uint8Array | null;
-  /** Called with the index a full read built; the read ends once it has settled (kept). */
-  onBuilt: (bytes: Uint8Array) => Promise<void>;
+  /**
+   * Called when a full read that notes the index has ended well, with `finish`, which makes the
+   * index's bytes from what the scans noted (null when they noted none). The
+   * read ends once the returned promise settles: the query worker returns at once and finishes
+   * the index after it has sent the answer (~35 ms on the 110 MB file the answer need not wait).
+   */
+  onBuilt: (finish: () => Uint8Array | null) => void | Promise<void>;
   /** Called when `bytes` cannot be used (corrupt, or of another file), with the reason; the read goes on in full. */
   onRefused: (reason: string) => void;
 }
@@ -166,8 +171,8 @@ export async function runQuery(
       if (!failure && !stop.signal.aborted) assembler.finishGeometry();
     }
     if (building && !failure && !stop.signal.aborted && header && headerFrame && !isHistory(header)) {
-      const built = assembler.blobIndex(blobIndex!.identity, header.replication_timestamp ?? NaN, headerFrame.offset, headerFrame.size);
-      if (built) await blobIndex!.onBuilt(built);
+      const [identity, timestamp, frame] = [blobIndex!.identity, header.replication_timestamp ?? NaN, headerFrame];
+      await blobIndex!.onBuilt(() => assembler.blobIndex(identity, timestamp, frame.offset, frame.size) ?? null);
     }
   } catch (e) {
     fail(e);

@@ -145,6 +145,9 @@ export interface Progress {
   /** Blobs read a second time to place ways (see README "Query semantics"). */
   blobsReread: number;
   elapsedMs: number;
-  /** The blob index: `used` (only the blobs it names are read), `building` (a full read writes it). */
-  blobIndex?: 'used' | 'building';
+  /**
+   * The blob index: `used` (only the blobs it names are read), `building` (a full read notes
+   * it), `kept` (after the answer: the index the read noted is made and kept for the next query).
+   */
+  blobIndex?: 'used' | 'building' | 'kept';
 }

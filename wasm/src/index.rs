@@ -9,7 +9,7 @@
 //! string the block lacks skips it ([`crate::expr::Expr::admits`]).
 
 use serde::{Deserialize, Serialize};
-use twox_hash::XxHash64;
+use twox_hash::{XxHash3_64, XxHash64};
 
 use crate::area::AreaTest;
 use crate::query::PreparedQuery;
@@ -18,7 +18,7 @@ use crate::scan::{BlockSummary, Counts};
 /// The first 8 bytes of an index file.
 pub const MAGIC: [u8; 8] = *b"PBFIDX\r\n";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// How many bytes at each end of the file its identity hashes (1 MiB).
 pub const IDENTITY_SPAN: u64 = 1 << 20;
 /// Bloom filter bits per string of a block's table, and the filter's largest size (bits):
@@ -77,7 +77,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// A Bloom filter of the strings of one block's string table (XXH64 of each string, double
+/// A Bloom filter of the strings of one block's string table (XXH3-64 of each string, double
 /// hashing, [`PROBES`] probes, a multiple of 64 bits, a probe's bit `(h × bits) >> 32` of a
 /// 32-bit hash `h`). Empty: nothing is known, every string may be there.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,7 +104,9 @@ impl StringFilter {
     }
 
     fn probes(&self, s: &[u8]) -> impl Iterator<Item = usize> {
-        let h = XxHash64::oneshot(0, s);
+        // XXH3 hashes short strings in half XXH64's time (9 vs 19 ms natively for the 1.06 M
+        // strings of the 110 MB file's tables).
+        let h = XxHash3_64::oneshot(s);
         let (h1, h2) = (h as u32, (h >> 32) as u32 | 1);
         let bits = self.words.len() as u64 * 64;
         (0..PROBES).map(move |i| ((h1.wrapping_add(i.wrapping_mul(h2)) as u64 * bits) >> 32) as usize)
