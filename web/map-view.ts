@@ -25,6 +25,7 @@ import type { Topology } from 'topojson-specification';
 import { bboxPolygon, polygonBounds } from './geometry';
 import { mergeStyles } from './online-basemap';
 import { popupContent } from './popup';
+import { matchOf } from '../workers/client';
 import type { Match } from '../workers/types';
 
 setWorkerUrl(maplibreWorkerUrl);
@@ -183,9 +184,10 @@ export class MapView {
     if (!online) void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
-      const type = hit?.properties.type;
-      if (type === 'node' || type === 'way' || type === 'relation') onMatch(type, Number(hit.properties.id));
-      else if (hit) this.map.easeTo({ center: e.lngLat, zoom: this.map.getZoom() + 2 }); // a cluster
+      if (hit?.properties.type && typeof hit.id === 'number') {
+        const { type, id } = matchOf(hit.id);
+        onMatch(type, id);
+      } else if (hit) this.map.easeTo({ center: e.lngLat, zoom: this.map.getZoom() + 2 }); // a cluster
       else onPick(e.lngLat.lat, e.lngLat.lng);
     });
     for (const layer of CLICKABLE) {

@@ -32,7 +32,7 @@ function rendered(page: Page, layers: string[], distinct = false): Promise<numbe
     ([layers, distinct]) => {
       const map = (window as unknown as { pbfExplorerMap: import('maplibre-gl').Map }).pbfExplorerMap;
       const found = map.queryRenderedFeatures({ layers: layers as string[] });
-      return distinct ? new Set(found.map((f) => `${f.properties.type}/${f.properties.id}`)).size : found.length;
+      return distinct ? new Set(found.map((f) => f.id)).size : found.length;
     },
     [layers, distinct] as const,
   );

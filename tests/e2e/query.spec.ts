@@ -72,6 +72,28 @@ test('a match in the list opens a popup with its tags as text and a link to open
   await expect(popup.getByRole('link', { name: 'history' })).toHaveAttribute('href', `https://www.openstreetmap.org/${type}/${id}/history`);
 });
 
+test('a dot on the map opens the popup of its match', async ({ page }) => {
+  await page.goto('/?src=/sample/helsinki.osm.pbf&q=amenity=cafe&near=60.1699,24.9384&radius=1000');
+  await expect(status(page)).toHaveText('done');
+  // A node drawn alone at its pixel (the map's feature id is the node id × 4), once drawn.
+  const target = await page.evaluate(async () => {
+    const map = (window as unknown as { pbfExplorerMap: import('maplibre-gl').Map }).pbfExplorerMap;
+    while (map.queryRenderedFeatures({ layers: ['matches'] }).length === 0) await new Promise((r) => setTimeout(r, 100));
+    for (const f of map.queryRenderedFeatures({ layers: ['matches'] })) {
+      if (f.properties.type !== 'node' || f.geometry.type !== 'Point') continue;
+      const { x, y } = map.project(f.geometry.coordinates as [number, number]);
+      if (map.queryRenderedFeatures([x, y]).filter((g) => g.layer.id.startsWith('match')).length === 1) return { x, y, node: Number(f.id) / 4 };
+    }
+    return null;
+  });
+  expect(target).not.toBeNull();
+  await page.locator('.maplibregl-canvas').click({ position: { x: target!.x, y: target!.y } });
+  const popup = page.getByTestId('popup');
+  await expect(popup).toBeVisible();
+  await expect(popup).toContainText('cafe');
+  await expect(popup.locator('a').first()).toHaveAttribute('href', `https://www.openstreetmap.org/node/${target!.node}`);
+});
+
 test('the form runs a new query on the file already open, and the URL follows it', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Use sample (Helsinki)' }).click();

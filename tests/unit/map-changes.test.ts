@@ -1,9 +1,9 @@
 /** The query worker's numeric map changes, read back as GeoJSON by the page. */
 import { describe, expect, it } from 'vitest';
-import { mapChanges } from '../../workers/client';
+import { mapChanges, matchOf } from '../../workers/client';
 
 describe('mapChanges', () => {
-  it('reads removals, then features to add with their geometry, type and id', () => {
+  it('reads removals, then features to add with their geometry, id and type', () => {
     const way = 4 * 123 + 1;
     const area = 4 * 9 + 1;
     const relation = 4 * 5 + 2;
@@ -13,11 +13,20 @@ describe('mapChanges', () => {
     const square = [[0, 0], [1, 0], [1, 1], [0, 0]];
     expect(remove).toEqual([40, 41]);
     expect(add).toEqual([
-      { type: 'Feature', id: way, properties: { type: 'way', id: 123 }, geometry: { type: 'LineString', coordinates: [[24.9, 60.1], [25, 60.2]] } },
-      { type: 'Feature', id: 28, properties: { type: 'node', id: 7 }, geometry: { type: 'Point', coordinates: [-1.5, 51] } },
-      { type: 'Feature', id: area, properties: { type: 'way', id: 9 }, geometry: { type: 'Polygon', coordinates: [square] } },
-      { type: 'Feature', id: relation, properties: { type: 'relation', id: 5 }, geometry: { type: 'MultiPolygon', coordinates: [[square], [square]] } },
+      { type: 'Feature', id: way, properties: { type: 'way' }, geometry: { type: 'LineString', coordinates: [[24.9, 60.1], [25, 60.2]] } },
+      { type: 'Feature', id: 28, properties: { type: 'node' }, geometry: { type: 'Point', coordinates: [-1.5, 51] } },
+      { type: 'Feature', id: area, properties: { type: 'way' }, geometry: { type: 'Polygon', coordinates: [square] } },
+      { type: 'Feature', id: relation, properties: { type: 'relation' }, geometry: { type: 'MultiPolygon', coordinates: [[square], [square]] } },
     ]);
     expect(mapChanges(new Float64Array([0]))).toEqual({ remove: [], add: [] });
+  });
+
+  it('gives back the type and OSM id of a feature id, negative ids too', () => {
+    expect(matchOf(4 * 123 + 1)).toEqual({ type: 'way', id: 123 });
+    expect(matchOf(4 * 7)).toEqual({ type: 'node', id: 7 });
+    expect(matchOf(4 * 5 + 2)).toEqual({ type: 'relation', id: 5 });
+    expect(matchOf(4 * -5 + 1)).toEqual({ type: 'way', id: -5 });
+    expect(matchOf(4 * -3 + 2)).toEqual({ type: 'relation', id: -3 });
+    expect(matchOf(4 * -9)).toEqual({ type: 'node', id: -9 });
   });
 });
