@@ -3,12 +3,13 @@
  * tests and the benchmark. Paths are `/<token>/<mode>/<file>`: `token` keeps each test's
  * counters apart, `mode` picks the fault:
  *   clean · latency (50 ms before every reply) · 503-once · 429-once (Retry-After: 1) ·
- *   cut-once (one Range reply cut mid-body) · no-range (Range ignored: 200, whole file) ·
+ *   cut-once (one Range reply cut mid-body) · cut-stream-once (the first reply to an open-ended
+ *   Range, `bytes=N-`, the way a full read streams the file, cut mid-body) · no-range (Range ignored: 200, whole file) ·
  *   no-range-cut (that, cut mid-body once) · no-range-no-length (Range ignored and no
  *   Content-Length: a file of unknown size) · change (the file is replaced after 2 requests) ·
  *   no-cors (no CORS headers) · range-only (CORS allows the Range header only, so a request
  *   with If-Range fails its preflight) · range-only-change (that, and the change)
- * "once" faults hit the second request of a token (the first is the probe).
+ * "once" faults hit the second request of a token for its file (the first is the probe).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
  * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far
  * (bodies only), for tests that check how much of a file a query read.
@@ -21,6 +22,7 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
   const files = sirv(dir, { etag: true, dev: true });
   const indexes = indexDir ? sirv(indexDir, { etag: true, dev: true }) : null;
   const counters = new Map();
+  const streamsCut = new Set();
   const served = new Map();
   const server = createServer((req, res) => {
     const [, token, mode, ...rest] = (req.url ?? '').split('/');
@@ -31,7 +33,9 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
       return res.end(JSON.stringify(served.get(token) ?? { requests: 0, bytes: 0 }));
     }
     if (req.method !== 'OPTIONS') countBody(res, (served.get(token) ?? served.set(token, { requests: 0, bytes: 0 }).get(token)));
-    const n = (counters.get(token) ?? 0) + 1;
+    // Faults count the file's own requests: not preflights, not its `.idx`.
+    const counted = req.method !== 'OPTIONS' && !file.endsWith('.idx');
+    const n = (counters.get(token) ?? 0) + (counted ? 1 : 0);
     counters.set(token, n);
     if (mode !== 'no-cors') {
       res.setHeader('Access-Control-Allow-Origin', '*');
@@ -42,7 +46,6 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
         res.setHeader('Access-Control-Allow-Headers', mode.startsWith('range-only') ? 'Range' : 'Range, If-Range');
         res.setHeader('Access-Control-Allow-Methods', 'GET');
       }
-      counters.set(token, n - 1); // preflights do not count
       res.statusCode = 204;
       return res.end();
     }
@@ -55,6 +58,10 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
       // Replaced by a larger file, so the ranges still exist but hold other bytes.
       if ((mode === 'change' || mode === 'range-only-change') && n > 2) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
       if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
+      if (mode === 'cut-stream-once' && /^bytes=\d+-$/.test(req.headers.range ?? '') && !streamsCut.has(token)) {
+        streamsCut.add(token);
+        cutAfterHalf(res);
+      }
       req.url = `/${file}`;
       (indexes && file.endsWith('.idx') ? indexes : files)(req, res, () => {
         res.statusCode = 404;

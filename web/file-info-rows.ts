@@ -4,13 +4,17 @@
  */
 import { isHistory, type FileInfo } from '../workers/types';
 
-const number = (n: number) => n.toLocaleString('en-US');
+/**
+ * A whole number with commas between groups of three digits, as `toLocaleString('en-US')` writes
+ * it, without that call's first-use cost (≈ 50 ms of the page's thread loading locale data).
+ */
+export const groupDigits = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+$)/g, ',');
 /** Seconds since the Unix epoch as ISO 8601 UTC, without milliseconds. */
 export const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 function size(bytes: number): string {
   if (!Number.isFinite(bytes)) return 'unknown (the server did not say)';
-  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB (${number(bytes)} bytes)` : `${number(bytes)} bytes`;
+  return bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB (${groupDigits(bytes)} bytes)` : `${groupDigits(bytes)} bytes`;
 }
 
 /** The rows of the readable view: [label, text], the rows of unknown facts left out. */
@@ -33,10 +37,10 @@ export function fileInfoRows(info: FileInfo): [string, string][] {
   if (f) {
     const range = (r: [number, number] | null) => (r ? `${r[0]} – ${r[1]}` : 'none');
     out.push(
-      ['Blobs', Object.entries(f.blobs).map(([c, n]) => `${number(n)} ${c}`).join(', ') || 'none'],
-      ['Nodes', `${number(f.counts.nodes)} (ids ${range(f.id_ranges.node)})`],
-      ['Ways', `${number(f.counts.ways)} (ids ${range(f.id_ranges.way)})`],
-      ['Relations', `${number(f.counts.relations)} (ids ${range(f.id_ranges.relation)})`],
+      ['Blobs', Object.entries(f.blobs).map(([c, n]) => `${groupDigits(n)} ${c}`).join(', ') || 'none'],
+      ['Nodes', `${groupDigits(f.counts.nodes)} (ids ${range(f.id_ranges.node)})`],
+      ['Ways', `${groupDigits(f.counts.ways)} (ids ${range(f.id_ranges.way)})`],
+      ['Relations', `${groupDigits(f.counts.relations)} (ids ${range(f.id_ranges.relation)})`],
       ['Newest timestamp', f.newest_timestamp != null ? isoTime(f.newest_timestamp) : 'no metadata in the file'],
     );
   } else {

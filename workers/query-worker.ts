@@ -182,9 +182,24 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
  */
 async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIndexUse | undefined> {
   await indexKept;
-  const identity = await identityOf(source, signal);
-  if (!identity) return undefined;
-  const bytes = (await loadIndex(identity)) ?? (source instanceof FetchSource ? await indexBeside(source, signal) : null);
+  // A server's .idx is asked for along with the identity's reads (one round trip less), and
+  // dropped when an index is kept here.
+  const besideRequest = new AbortController();
+  const stop = () => besideRequest.abort();
+  signal.addEventListener('abort', stop, { once: true });
+  const beside = source instanceof FetchSource ? indexBeside(source, besideRequest.signal) : Promise.resolve(null);
+  try {
+    const identity = await identityOf(source, signal);
+    if (!identity) return undefined;
+    return blobIndexUse(identity, (await loadIndex(identity)) ?? (await beside));
+  } finally {
+    stop(); // settled, or no longer wanted
+    signal.removeEventListener('abort', stop);
+  }
+}
+
+/** How a read uses the index `bytes` of the file `identity` (null: none, so the read builds one). */
+function blobIndexUse(identity: Uint8Array, bytes: Uint8Array | null): BlobIndexUse {
   answerIndex = bytes;
   return {
     identity,

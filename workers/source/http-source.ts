@@ -1,12 +1,14 @@
 /** HTTP reading for the query worker (the page never sees the bytes): see {@link FetchSource}. */
 import { backoff, parseContentRange, retryAfterMs, sleep, type RetryPolicy } from './http-retry';
-import type { FetchStats, Source } from './source';
+import type { BufferPool } from '../framer/buffers';
+import { streamPieces, type FetchStats, type Source } from './source';
 
 /**
- * HTTP reads: 4 MiB per Range request, 6 in flight. Measured on the 110 MB file with 50 ms added
- * to every request, 2 workers (local file: 1.5–1.7 s): 1 MiB × 8 took 2.8 s, 2 MiB × 8 2.1 s,
- * 4 MiB × 6 2.0–2.1 s, 4 MiB × 10, 8 MiB × 6 and 16 MiB × 4 the same within noise. Smaller
- * chunks pay the latency; past 4 MiB what remains is CPU (the test server shares the 2 cores).
+ * Range reads of parts of a file (the targeted reads; a full read is one stream, see
+ * {@link FetchSource.stream}): 4 MiB per request, 6 in flight. Measured when full reads used
+ * them too, on the 110 MB file with 50 ms added to every request, 2 workers: 1 MiB × 8 took
+ * 2.8 s, 2 MiB × 8 2.1 s, 4 MiB × 6 2.0–2.1 s, 4 MiB × 10, 8 MiB × 6 and 16 MiB × 4 the same
+ * within noise. Smaller chunks pay the latency.
  */
 export const HTTP_READ = { chunkSize: 4 << 20, readAhead: 6 };
 
@@ -79,17 +81,7 @@ export class FetchSource implements Source {
     await this.withRetries(`bytes ${offset}-${end}`, signal, async () => {
       const from = offset + got;
       const res = await this.fetchRange(from, end, signal);
-      this.checkSameVersion(res);
-      if (res.status === 200) {
-        await res.body?.cancel();
-        throw new FatalHttpError(`${this.name} changed on the server while it was being read (it answered If-Range with the whole new file); run the query again`);
-      }
-      if (res.status !== 206) await this.refuse(res, `bytes ${from}-${end}`);
-      const range = parseContentRange(res.headers.get('Content-Range'));
-      if (!range || range[0] !== from || range[1] !== end) {
-        await res.body?.cancel();
-        throw new FatalHttpError(`${this.name}: asked for bytes ${from}-${end}, the server sent Content-Range ${res.headers.get('Content-Range')}`);
-      }
+      await this.checkReply(res, from, end);
       for await (const piece of bodyChunks(res)) {
         if (got + piece.length > out.length) throw new FatalHttpError(`${this.name}: the server sent more than bytes ${from}-${end} (is it compressing 206 replies?)`);
         out.set(piece, got);
@@ -106,13 +98,42 @@ export class FetchSource implements Source {
     return this.stats.rangeSupported;
   }
 
-  /** Only for a server without Range support: the one whole-file response, streamed. */
-  get stream(): ((signal?: AbortSignal) => AsyncIterable<Uint8Array>) | undefined {
-    if (this.stats.rangeSupported) return undefined;
-    return (signal) => this.streamWhole(signal);
+  /**
+   * The whole file front to back, for a full read: one streamed response (`Range: bytes=N-`
+   * from a server with Range support, resumed at the first missing byte after a cut; the
+   * whole-file response otherwise). Reading by {@link HTTP_READ}'s ranges instead cost
+   * Chromium 2.4× the CPU for the same bytes (110 MB from a local server: 770–830 ms in
+   * 4 MiB ranges, 6 at a time, against 330 ms in one response), taken from the decoders.
+   * Only {@link read}'s targeted reads use ranges.
+   */
+  get stream(): (signal?: AbortSignal, buffers?: BufferPool) => AsyncIterable<Uint8Array> {
+    return (signal, buffers) => (this.stats.rangeSupported ? this.streamRange(signal, buffers) : this.streamWhole(signal, buffers));
   }
 
-  private async *streamWhole(signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  /** The file from byte 0 as `bytes=N-` responses: after a cut, from the first byte not yet handed on. */
+  private async *streamRange(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
+    let delivered = 0;
+    for (let attempt = 0; delivered < this.size; ) {
+      const before = delivered;
+      try {
+        const res = await this.fetchRange(delivered, null, signal);
+        await this.checkReply(res, delivered, this.size - 1);
+        for await (const piece of streamPieces(res.body!, signal, buffers)) {
+          if (delivered + piece.length > this.size) throw new FatalHttpError(`${this.name}: the server sent more than bytes ${before}-${this.size - 1} (is it compressing 206 replies?)`);
+          delivered += piece.length;
+          this.stats.bytesFetched += piece.length;
+          yield piece;
+        }
+        if (delivered < this.size) throw new Error(`connection cut after byte ${delivered} of ${this.size}`);
+      } catch (e) {
+        if (delivered > before) attempt = 0; // a cut after progress starts the count again
+        await this.retryOrThrow(e, `bytes ${delivered}-${this.size - 1}`, attempt++, signal);
+      }
+    }
+  }
+
+  /** Only for a server without Range support: the one whole-file response, streamed. */
+  private async *streamWhole(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
     let delivered = 0;
     for (let attempt = 0; ; attempt++) {
       const res = this.whole ?? (await this.fetch(this.validatorHeaders(), signal));
@@ -122,7 +143,7 @@ export class FetchSource implements Source {
         this.checkSameVersion(res);
         // After a cut, the file comes again from its start: skip what was already handed on.
         let skip = delivered;
-        for await (const piece of bodyChunks(res)) {
+        for await (const piece of streamPieces(res.body!, signal, buffers)) {
           const fresh = skip >= piece.length ? null : piece.subarray(skip);
           skip = Math.max(0, skip - piece.length);
           if (!fresh) continue;
@@ -132,22 +153,20 @@ export class FetchSource implements Source {
         }
         return;
       } catch (e) {
-        if (signal?.aborted || e instanceof FatalHttpError || attempt >= this.policy.retries) throw e;
-        this.stats.retries++;
-        await sleep(backoff(this.policy, attempt), signal);
+        await this.retryOrThrow(e, 'the whole file', attempt, signal);
       }
     }
   }
 
   /**
-   * GET bytes `from`…`end` with `If-Range`. From another origin `If-Range` needs a CORS preflight
+   * GET bytes `from`…`end` (to the file's end when `end` is null) with `If-Range`. From another origin `If-Range` needs a CORS preflight
    * (`Range` alone is a safelisted header, `If-Range` is not), which a server that allows only
    * `Range` refuses: the browser reports a network error. Then the request is sent again without
    * it, and so are the later ones; each reply's ETag and Last-Modified are still compared with
    * the probe's ({@link checkSameVersion}), which tells a changed file as well, one reply late.
    */
-  private async fetchRange(from: number, end: number, signal?: AbortSignal): Promise<Response> {
-    const range = { Range: `bytes=${from}-${end}` };
+  private async fetchRange(from: number, end: number | null, signal?: AbortSignal): Promise<Response> {
+    const range = { Range: `bytes=${from}-${end ?? ''}` };
     const validator = this.validatorHeaders();
     if (!this.ifRange || !validator['If-Range']) return this.fetch(range, signal);
     try {
@@ -165,6 +184,24 @@ export class FetchSource implements Source {
     const strongEtag = this.etag && !this.etag.startsWith('W/') ? this.etag : null;
     const validator = strongEtag ?? this.lastModified;
     return validator ? { 'If-Range': validator } : {};
+  }
+
+  /**
+   * Throws unless `res` is the 206 of bytes `from`…`end` of the version opened: a 200 to
+   * `If-Range` (the file changed), another range, a changed ETag, or an error status.
+   */
+  private async checkReply(res: Response, from: number, end: number): Promise<void> {
+    this.checkSameVersion(res);
+    if (res.status === 200) {
+      await res.body?.cancel();
+      throw new FatalHttpError(`${this.name} changed on the server while it was being read (it answered If-Range with the whole new file); run the query again`);
+    }
+    if (res.status !== 206) await this.refuse(res, `bytes ${from}-${end}`);
+    const range = parseContentRange(res.headers.get('Content-Range'));
+    if (!range || range[0] !== from || range[1] !== end) {
+      await res.body?.cancel();
+      throw new FatalHttpError(`${this.name}: asked for bytes ${from}-${end}, the server sent Content-Range ${res.headers.get('Content-Range')}`);
+    }
   }
 
   private checkSameVersion(res: Response): void {
@@ -204,13 +241,21 @@ export class FetchSource implements Source {
       try {
         return await attempt();
       } catch (e) {
-        if (signal?.aborted || e instanceof FatalHttpError) throw e;
-        if (n >= this.policy.retries) throw new Error(`${(e as Error).message} (gave up on ${what} after ${n + 1} tries)`);
-        this.stats.retries++;
-        const wait = Math.max(backoff(this.policy, n), e instanceof RetryableHttpError ? e.retryAfterMs : 0);
-        await sleep(wait, signal);
+        await this.retryOrThrow(e, what, n, signal);
       }
     }
+  }
+
+  /**
+   * After failed attempt `n` (from 0) at `what`: rethrows a fatal error, an abort, or any error
+   * once the retries are spent (naming `what`); otherwise waits out the backoff (or a longer
+   * `Retry-After`) and returns, for the next attempt.
+   */
+  private async retryOrThrow(e: unknown, what: string, n: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted || e instanceof FatalHttpError) throw e;
+    if (n >= this.policy.retries) throw new Error(`${(e as Error).message} (gave up on ${what} after ${n + 1} tries)`);
+    this.stats.retries++;
+    await sleep(Math.max(backoff(this.policy, n), e instanceof RetryableHttpError ? e.retryAfterMs : 0), signal);
   }
 }
 

@@ -81,25 +81,59 @@ export class FileSource implements Source {
    * `buffers` (BYOB): with the framer handing consumed pieces back, reading a file makes no garbage.
    */
   async *stream(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
-    const reader = this.file.stream().getReader({ mode: 'byob' });
     let at = 0;
     try {
-      for (;;) {
-        const { view, filled } = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal);
-        at += filled;
-        if (filled > 0) yield view.subarray(0, filled);
-        if (filled < view.length) return;
+      for await (const piece of streamPieces(this.file.stream(), signal, buffers)) {
+        at += piece.length;
+        yield piece;
       }
     } catch (e) {
       throw signal?.aborted ? e : this.fail(at, e);
-    } finally {
-      reader.releaseLock();
     }
   }
 }
 
-/** Bytes per piece of a local file's front-to-back read (Chromium hands out at most 64 KiB per read: a piece gathers several). */
+/** Bytes per piece of a front-to-back read (Chromium hands out at most 64 KiB per read: a piece gathers several). */
 const PIECE_BYTES = 1 << 20;
+
+/**
+ * The bytes of `stream` in pieces of {@link PIECE_BYTES} (the last may be shorter), each read
+ * straight into a buffer from `buffers` with a BYOB reader, so a consumer that puts consumed
+ * pieces back makes no garbage. A stream that is not a byte stream is read with the default
+ * reader, its chunks as they come.
+ */
+export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
+  let reader: ReadableStreamBYOBReader;
+  try {
+    reader = stream.getReader({ mode: 'byob' });
+  } catch {
+    yield* defaultPieces(stream, signal);
+    return;
+  }
+  try {
+    for (;;) {
+      const { view, filled } = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal);
+      if (filled > 0) yield view.subarray(0, filled);
+      if (filled < view.length) return;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+async function* defaultPieces(stream: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
 
 /**
  * Reads from a byte stream into `into` until it is full or the stream ends. BYOB reads move the
