@@ -4,12 +4,14 @@
  * format, exit codes and messages, the blob index, and a URL read with Range requests.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_DIR, QUERIES, expectedAnswer, type ListedQuery } from '../e2e/data';
 import { startLocalServer } from '../local-server';
+// @ts-expect-error: a plain ES module shared with the benchmark
+import { startFaultServer } from '../fault-server.mjs';
 
 const CLI = resolve(__dirname, '../../cli/pbf-explorer.mjs');
 const SLOW = 120_000;
@@ -273,5 +275,22 @@ describe('info, index, and a URL', () => {
     const run = await cli(['query', `${server.origin}/malta.osm.pbf`, ...areaArgs(q), '--format', 'geojson', q.q]);
     expect(run.status).toBe(0);
     expectAnswer(parse.geojson(run.stdout), q);
+  });
+
+  it('a URL whose stream is cut half-way: resumed at the byte, the same answer', { timeout: SLOW }, async () => {
+    const faults = await startFaultServer(DATA_DIR);
+    try {
+      const q = QUERIES.find((x) => x.expected === 'malta.restaurant-bbox.json')!;
+      const run = await cli(['query', `${faults.origin}/cli-cut/cut-stream-once/malta.osm.pbf`, ...areaArgs(q), '--format', 'geojson', q.q]);
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expectAnswer(parse.geojson(run.stdout), q);
+      const sent = await (await fetch(`${faults.origin}/cli-cut/bytes`)).json();
+      const size = statSync(join(DATA_DIR, 'malta.osm.pbf')).size;
+      // The file, its identity's 2 MiB, and the half sent before the cut: the stream was cut.
+      expect(sent.bytes).toBeGreaterThan(1.4 * size);
+    } finally {
+      await faults.close();
+    }
   });
 });
