@@ -159,11 +159,12 @@ export class FetchSource implements Source {
   }
 
   /**
-   * GET bytes `from`…`end` (to the file's end when `end` is null) with `If-Range`. From another origin `If-Range` needs a CORS preflight
-   * (`Range` alone is a safelisted header, `If-Range` is not), which a server that allows only
-   * `Range` refuses: the browser reports a network error. Then the request is sent again without
-   * it, and so are the later ones; each reply's ETag and Last-Modified are still compared with
-   * the probe's ({@link checkSameVersion}), which tells a changed file as well, one reply late.
+   * GET bytes `from`…`end` (to the file's end when `end` is null) with `If-Range`. From another
+   * origin `If-Range` needs a CORS preflight (`Range` alone is a safelisted header, `If-Range` is
+   * not), which a server that allows only `Range` refuses: the browser reports a network error.
+   * Then the request is sent again without it, and so are the later ones; each reply's ETag and
+   * Last-Modified are still compared with the probe's ({@link checkSameVersion}), which tells a
+   * changed file as well, one reply late.
    */
   private async fetchRange(from: number, end: number | null, signal?: AbortSignal): Promise<Response> {
     const range = { Range: `bytes=${from}-${end ?? ''}` };

@@ -110,28 +110,35 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
     yield* defaultPieces(stream, signal);
     return;
   }
+  let ended = false;
   try {
     for (;;) {
       const { view, filled } = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal);
+      ended = filled < view.length;
       if (filled > 0) yield view.subarray(0, filled);
-      if (filled < view.length) return;
+      if (ended) return;
     }
   } finally {
-    reader.releaseLock();
+    // Left before its end (an error, or the reader stopped): cancelled, so a response stops downloading.
+    if (ended) reader.releaseLock();
+    else void reader.cancel().catch(() => {});
   }
 }
 
 async function* defaultPieces(stream: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncIterable<Uint8Array> {
   const reader = stream.getReader();
+  let ended = false;
   try {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       const { done, value } = await reader.read();
+      ended = done;
       if (done) return;
       yield value;
     }
   } finally {
-    reader.releaseLock();
+    if (ended) reader.releaseLock();
+    else void reader.cancel().catch(() => {});
   }
 }
 
