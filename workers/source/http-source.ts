@@ -1,7 +1,7 @@
 /** HTTP reading for the query worker (the page never sees the bytes): see {@link FetchSource}. */
 import { backoff, parseContentRange, retryAfterMs, sleep, type RetryPolicy } from './http-retry';
 import type { BufferPool } from '../framer/buffers';
-import { streamPieces, type FetchStats, type Source } from './source';
+import { streamChunks, streamPieces, type FetchStats, type Source } from './source';
 
 /**
  * Range reads of parts of a file (the targeted reads; a full read is one stream, see
@@ -82,7 +82,7 @@ export class FetchSource implements Source {
       const from = offset + got;
       const res = await this.fetchRange(from, end, signal);
       await this.checkReply(res, from, end);
-      for await (const piece of bodyChunks(res)) {
+      for await (const piece of res.body ? streamChunks(res.body, signal) : []) {
         if (got + piece.length > out.length) throw new FatalHttpError(`${this.name}: the server sent more than bytes ${from}-${end} (is it compressing 206 replies?)`);
         out.set(piece, got);
         got += piece.length;
@@ -265,20 +265,5 @@ class NetworkError extends Error {}
 class RetryableHttpError extends Error {
   constructor(message: string, readonly retryAfterMs: number) {
     super(message);
-  }
-}
-
-/** The body of a response, piece by piece as it arrives. */
-async function* bodyChunks(res: Response): AsyncIterable<Uint8Array> {
-  if (!res.body) return;
-  const reader = res.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
   }
 }

@@ -107,7 +107,7 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
   try {
     reader = stream.getReader({ mode: 'byob' });
   } catch {
-    yield* defaultPieces(stream, signal);
+    yield* streamChunks(stream, signal);
     return;
   }
   let ended = false;
@@ -125,7 +125,8 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
   }
 }
 
-async function* defaultPieces(stream: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+/** The chunks of `stream` as they come (default reader), the stream cancelled when left before its end. */
+export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncIterable<Uint8Array> {
   const reader = stream.getReader();
   let ended = false;
   try {
