@@ -5,10 +5,11 @@
  *   clean · latency (50 ms before every reply) · 503-once · 429-once (Retry-After: 1) ·
  *   cut-once (one Range reply cut mid-body) · cut-stream-once (the first reply to an open-ended
  *   Range, `bytes=N-`, the way a full read streams the file, cut mid-body) · no-range (Range
- *   ignored: 200, whole file) · no-range-cut (that, cut mid-body once) · no-range-no-length (Range ignored and no
- *   Content-Length: a file of unknown size) · change (the file is replaced after 2 requests) ·
- *   no-cors (no CORS headers) · range-only (CORS allows the Range header only, so a request
- *   with If-Range fails its preflight) · range-only-change (that, and the change)
+ *   ignored: 200, whole file) · no-range-cut (that, cut mid-body once) · no-range-no-length
+ *   (Range ignored and no Content-Length: a file of unknown size) · change (the file is
+ *   replaced after 2 requests) · no-cors (no CORS headers) · range-only (CORS allows the Range
+ *   header only, so a request with If-Range fails its preflight) · range-only-change (that,
+ *   and the change)
  * "once" faults hit the second request of a token for its file (the first is the probe).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
  * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far

@@ -83,7 +83,7 @@ export class FetchSource implements Source {
       const res = await this.fetchRange(from, end, signal);
       await this.checkReply(res, from, end);
       for await (const piece of res.body ? streamChunks(res.body, signal) : []) {
-        if (got + piece.length > out.length) throw new FatalHttpError(`${this.name}: the server sent more than bytes ${from}-${end} (is it compressing 206 replies?)`);
+        if (got + piece.length > out.length) throw this.sentTooMuch(from, end);
         out.set(piece, got);
         got += piece.length;
         this.stats.bytesFetched += piece.length;
@@ -119,7 +119,7 @@ export class FetchSource implements Source {
         const res = await this.fetchRange(delivered, null, signal);
         await this.checkReply(res, delivered, this.size - 1);
         for await (const piece of streamPieces(res.body!, signal, buffers)) {
-          if (delivered + piece.length > this.size) throw new FatalHttpError(`${this.name}: the server sent more than bytes ${before}-${this.size - 1} (is it compressing 206 replies?)`);
+          if (delivered + piece.length > this.size) throw this.sentTooMuch(before, this.size - 1);
           delivered += piece.length;
           this.stats.bytesFetched += piece.length;
           yield piece;
@@ -203,6 +203,11 @@ export class FetchSource implements Source {
       await res.body?.cancel();
       throw new FatalHttpError(`${this.name}: asked for bytes ${from}-${end}, the server sent Content-Range ${res.headers.get('Content-Range')}`);
     }
+  }
+
+  /** The error for a reply body longer than the bytes `from`…`end` it was asked for. */
+  private sentTooMuch(from: number, end: number): FatalHttpError {
+    return new FatalHttpError(`${this.name}: the server sent more than bytes ${from}-${end} (is it compressing 206 replies?)`);
   }
 
   private checkSameVersion(res: Response): void {
