@@ -10,12 +10,17 @@
  *   replaced after 2 requests) · no-cors (no CORS headers) · range-only (CORS allows the Range
  *   header only, so a request with If-Range fails its preflight) · range-only-change (that,
  *   and the change)
- * "once" faults hit the second request of a token for its file (the first is the probe).
+ * "once" faults hit the second request of a token for its file (the first is the probe, for the
+ * first MiB; the second, sent with it, asks for the last MiB).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
  * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far
- * (bodies only), for tests that check how much of a file a query read.
+ * (bodies only), for tests that check how much of a file a query read. A suffix range
+ * (`bytes=-N`, the last N bytes: RFC 9110 §14.1.1) is turned into the first-last form sirv
+ * reads (it takes it for `bytes=0-N`), as nginx, S3 and other servers answer it.
  */
 import { createServer } from 'node:http';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import sirv from 'sirv';
 
 /** Starts the server on 127.0.0.1 (`port` 0: any free port); resolves to { origin, close }. */
@@ -64,6 +69,8 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
         cutAfterHalf(res);
       }
       req.url = `/${file}`;
+      const suffix = /^bytes=-(\d+)$/.exec(req.headers.range ?? '');
+      if (suffix) req.headers.range = suffixRange(join(dir, file), Number(suffix[1]));
       (indexes && file.endsWith('.idx') ? indexes : files)(req, res, () => {
         res.statusCode = 404;
         res.end('not found');
@@ -83,6 +90,16 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
   });
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** `bytes=-n` of the file at `path` as `bytes=a-b` (the whole file when n exceeds it). */
+function suffixRange(path, n) {
+  try {
+    const size = statSync(path).size;
+    return `bytes=${Math.max(0, size - n)}-${size - 1}`;
+  } catch {
+    return `bytes=0-${n - 1}`; // no such file: sirv answers 404
+  }
 }
 
 /** Adds the reply's body bytes, and one request, to `tally`. */

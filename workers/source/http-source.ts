@@ -12,6 +12,12 @@ import { streamChunks, streamPieces, type FetchStats, type Source } from './sour
  */
 export const HTTP_READ = { chunkSize: 4 << 20, readAhead: 6 };
 
+/**
+ * Bytes at each end of the file the probe brings ({@link FetchSource.open}): as many as the
+ * file identity hashes (`index-store.ts`), and the first frames of a full read.
+ */
+export const END_BYTES = 1 << 20;
+
 /** A failure that retrying cannot fix (4xx, the file changed, CORS headers missing). */
 class FatalHttpError extends Error {}
 
@@ -32,6 +38,10 @@ export class FetchSource implements Source {
   private etag: string | null = null;
   private lastModified: string | null = null;
   private whole: Response | null = null;
+  /** The file's first bytes, read by the probe, until a full read takes them. */
+  private head: Uint8Array | null = null;
+  /** The file's last bytes, asked for along with the probe (null: not had). */
+  private tail: Promise<Uint8Array | null> = Promise.resolve(null);
   /** Whether reads send `If-Range`; off once a server refused it (see {@link fetchRange}). */
   private ifRange = true;
 
@@ -46,21 +56,40 @@ export class FetchSource implements Source {
     return new URL(this.name, globalThis.location?.href).host;
   }
 
-  /** Probes the file (idempotent: a second call does nothing). */
+  /**
+   * Probes the file (idempotent: a second call does nothing) with a request for its first
+   * {@link END_BYTES}, and asks for its last ones alongside (a suffix range needs no size): the
+   * file identity hashes both ends and a full read starts with the first, so neither costs a
+   * round trip after this one. A tail that fails is read again by {@link read}.
+   */
   async open(signal?: AbortSignal): Promise<void> {
     if (!Number.isNaN(this.size) || this.whole) return;
-    const res = await this.withRetries('bytes 0-0', signal, async () => {
-      const r = await this.fetch({ Range: 'bytes=0-0' }, signal);
-      if (r.status !== 206 && r.status !== 200) await this.refuse(r, 'bytes 0-0');
-      return r;
+    const probe = `bytes 0-${END_BYTES - 1}`;
+    const probed = this.withRetries(probe, signal, async () => {
+      let r = await this.fetch({ Range: `bytes=0-${END_BYTES - 1}` }, signal);
+      if (r.status === 416) {
+        // A file smaller than that, from a server that refuses a range past the end instead
+        // of shortening it (RFC 9110 §14.1.2 says shorten; Workbox's range replies refuse).
+        await r.body?.cancel();
+        r = await this.fetch({ Range: 'bytes=0-0' }, signal);
+      }
+      if (r.status !== 206 && r.status !== 200) await this.refuse(r, probe);
+      if (r.status === 200) return { res: r, head: null };
+      const range = parseContentRange(r.headers.get('Content-Range'));
+      if (!range || range[0] !== 0) {
+        await r.body?.cancel();
+        throw new FatalHttpError(`${this.name}: the reply to a Range request has no readable Content-Range; ${CORS_HELP}`);
+      }
+      return { res: r, head: await this.body(r, 0, range[1], signal) };
     });
+    const tail = this.fetchTail(signal); // sent after the probe: a fault server's counts stay in order
+    const { res, head } = await probed;
     this.etag = res.headers.get('ETag');
     this.lastModified = res.headers.get('Last-Modified');
-    if (res.status === 206) {
-      const range = parseContentRange(res.headers.get('Content-Range'));
-      await res.body?.cancel();
-      if (!range) throw new FatalHttpError(`${this.name}: the reply to a Range request has no readable Content-Range; ${CORS_HELP}`);
-      this.size = range[2];
+    if (head) {
+      this.size = parseContentRange(res.headers.get('Content-Range'))![2];
+      this.head = head;
+      this.tail = tail.then((t) => (t && this.sameVersion(t.res) && t.range[1] === this.size - 1 && t.range[2] === this.size ? t.bytes : null));
     } else {
       // 200: no Range support. Keep this response: its body is the whole file, read as a stream.
       this.stats.rangeSupported = false;
@@ -70,26 +99,79 @@ export class FetchSource implements Source {
   }
 
   /**
+   * The file's last {@link END_BYTES} (all of a smaller file) with the reply they came in, or
+   * null when not had: a server without Range support (its whole-file reply is cancelled) or
+   * that refuses a suffix range, CORS refusing its preflight (a suffix range is not a
+   * safelisted `Range`). 429, 5xx and cuts are retried as every read is.
+   */
+  private async fetchTail(signal?: AbortSignal): Promise<{ res: Response; range: [number, number, number]; bytes: Uint8Array } | null> {
+    const what = `the last ${END_BYTES} bytes`;
+    try {
+      return await this.withRetries(what, signal, async () => {
+        const res = await this.fetch({ Range: `bytes=-${END_BYTES}` }, signal).catch((e) => {
+          if (e instanceof NetworkError) return null;
+          throw e;
+        });
+        if (res && (res.status === 429 || res.status >= 500)) await this.refuse(res, what);
+        const range = parseContentRange(res?.headers.get('Content-Range') ?? null);
+        if (!res || res.status !== 206 || !range) {
+          await res?.body?.cancel();
+          return null;
+        }
+        return { res, range, bytes: await this.body(res, range[0], range[1], signal) };
+      });
+    } catch {
+      return null; // read again, with its own retries, when wanted
+    }
+  }
+
+  /** The body of the reply `res` to bytes `from`…`end`, whole (errors as {@link fill}). */
+  private async body(res: Response, from: number, end: number, signal?: AbortSignal): Promise<Uint8Array> {
+    const out = new Uint8Array(end - from + 1);
+    await this.fill(res, out, { got: 0 }, from, end, signal);
+    return out;
+  }
+
+  /**
+   * Copies the body of `res`, the reply to bytes `from`…`end`, into `out` from `at.got` on,
+   * advancing `at.got` as it goes (so a caller can resume after a cut). Throws when the body is
+   * longer than asked for or ends before `out` is full.
+   */
+  private async fill(res: Response, out: Uint8Array, at: { got: number }, from: number, end: number, signal?: AbortSignal): Promise<void> {
+    for await (const piece of res.body ? streamChunks(res.body, signal) : []) {
+      if (at.got + piece.length > out.length) throw this.sentTooMuch(from, end);
+      out.set(piece, at.got);
+      at.got += piece.length;
+      this.stats.bytesFetched += piece.length;
+    }
+    if (at.got !== out.length) throw new Error(`connection cut after ${at.got} of ${out.length} bytes`);
+  }
+
+  /** A copy of bytes `offset`…`end` when the probe's head or the tail holds them all. */
+  private async kept(offset: number, end: number): Promise<Uint8Array | null> {
+    if (this.head && end < this.head.length) return this.head.slice(offset, end + 1);
+    if (offset < this.size - END_BYTES) return null;
+    const tail = await this.tail;
+    const tailStart = this.size - (tail?.length ?? 0);
+    return tail && offset >= tailStart ? tail.slice(offset - tailStart, end - tailStart + 1) : null;
+  }
+
+  /**
    * Reads bytes `offset` … `offset + length - 1`. A body cut mid-way is resumed from the first
    * missing byte. Rejects with an Error naming the URL and range for a fault that persists past
    * the retries, a 4xx, or a file that changed since {@link open}.
    */
   async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     const end = Math.min(offset + length, this.size) - 1;
+    const kept = await this.kept(offset, end);
+    if (kept) return kept;
     const out = new Uint8Array(end - offset + 1);
-    let got = 0;
+    const at = { got: 0 };
     await this.withRetries(`bytes ${offset}-${end}`, signal, async () => {
-      const from = offset + got;
+      const from = offset + at.got;
       const res = await this.fetchRange(from, end, signal);
       await this.checkReply(res, from, end);
-      for await (const piece of res.body ? streamChunks(res.body, signal) : []) {
-        if (got + piece.length > out.length) throw this.sentTooMuch(from, end);
-        out.set(piece, got);
-        got += piece.length;
-        this.stats.bytesFetched += piece.length;
-      }
-      if (got !== out.length) throw new Error(`connection cut after ${got} of ${out.length} bytes`);
-      return res;
+      await this.fill(res, out, at, from, end, signal);
     });
     return out;
   }
@@ -110,25 +192,41 @@ export class FetchSource implements Source {
     return (signal, buffers) => (this.stats.rangeSupported ? this.streamRange(signal, buffers) : this.streamWhole(signal, buffers));
   }
 
-  /** The file from byte 0 as `bytes=N-` responses: after a cut, from the first byte not yet handed on. */
+  /**
+   * The file from byte 0: the probe's head (handed on: the reader may keep its buffer), then
+   * `bytes=N-` responses, the first asked for before the head is handed on; after a cut, from
+   * the first byte not yet handed on.
+   */
   private async *streamRange(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
-    let delivered = 0;
-    for (let attempt = 0; delivered < this.size; ) {
-      const before = delivered;
-      try {
-        const res = await this.fetchRange(delivered, null, signal);
-        await this.checkReply(res, delivered, this.size - 1);
-        for await (const piece of streamPieces(res.body!, signal, buffers)) {
-          if (delivered + piece.length > this.size) throw this.sentTooMuch(before, this.size - 1);
-          delivered += piece.length;
-          this.stats.bytesFetched += piece.length;
-          yield piece;
+    const head = this.head;
+    this.head = null;
+    let delivered = head?.length ?? 0;
+    let next = delivered < this.size ? this.fetchRange(delivered, null, signal) : null;
+    next?.catch(() => {}); // its failure is met where it is awaited
+    try {
+      if (head) yield head;
+      for (let attempt = 0; delivered < this.size; ) {
+        const before = delivered;
+        try {
+          const res = await (next ?? this.fetchRange(delivered, null, signal));
+          next = null;
+          await this.checkReply(res, delivered, this.size - 1);
+          for await (const piece of streamPieces(res.body!, signal, buffers)) {
+            if (delivered + piece.length > this.size) throw this.sentTooMuch(before, this.size - 1);
+            delivered += piece.length;
+            this.stats.bytesFetched += piece.length;
+            yield piece;
+          }
+          if (delivered < this.size) throw new Error(`connection cut after byte ${delivered} of ${this.size}`);
+        } catch (e) {
+          next = null;
+          if (delivered > before) attempt = 0; // a cut after progress starts the count again
+          await this.retryOrThrow(e, `bytes ${delivered}-${this.size - 1}`, attempt++, signal);
         }
-        if (delivered < this.size) throw new Error(`connection cut after byte ${delivered} of ${this.size}`);
-      } catch (e) {
-        if (delivered > before) attempt = 0; // a cut after progress starts the count again
-        await this.retryOrThrow(e, `bytes ${delivered}-${this.size - 1}`, attempt++, signal);
       }
+    } finally {
+      // Left before the first response was taken up: it stops downloading.
+      void next?.then((res) => res.body?.cancel()).catch(() => {});
     }
   }
 
@@ -210,10 +308,15 @@ export class FetchSource implements Source {
     return new FatalHttpError(`${this.name}: the server sent more than bytes ${from}-${end} (is it compressing 206 replies?)`);
   }
 
-  private checkSameVersion(res: Response): void {
+  /** Whether `res` is of the version opened: its ETag and Last-Modified, where sent, are the probe's. */
+  private sameVersion(res: Response): boolean {
     const etag = res.headers.get('ETag');
     const modified = res.headers.get('Last-Modified');
-    if ((this.etag && etag && etag !== this.etag) || (this.lastModified && modified && modified !== this.lastModified)) {
+    return !((this.etag && etag && etag !== this.etag) || (this.lastModified && modified && modified !== this.lastModified));
+  }
+
+  private checkSameVersion(res: Response): void {
+    if (!this.sameVersion(res)) {
       void res.body?.cancel();
       throw new FatalHttpError(`${this.name} changed on the server while it was being read (ETag or Last-Modified differs); run the query again`);
     }
