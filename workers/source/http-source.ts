@@ -82,8 +82,13 @@ export class FetchSource implements Source {
       }
       return { res: r, head: await this.body(r, 0, range[1], signal) };
     });
-    const tail = this.fetchTail(signal); // sent after the probe: a fault server's counts stay in order
-    const { res, head } = await probed;
+    // Sent after the probe (a fault server's counts stay in order); stopped if the probe fails.
+    const stopTail = new AbortController();
+    const tail = this.fetchTail(signal ? AbortSignal.any([signal, stopTail.signal]) : stopTail.signal);
+    const { res, head } = await probed.catch((e) => {
+      stopTail.abort();
+      throw e;
+    });
     this.etag = res.headers.get('ETag');
     this.lastModified = res.headers.get('Last-Modified');
     if (head) {
