@@ -13,6 +13,7 @@ import { startFaultServer } from '../fault-server.mjs';
 import { DATA_DIR, QUERIES, expectedAnswer, querySearch } from './data';
 import { listedIds } from './list';
 import { KNOWN_HOSTS_KEY } from '../../web/known-hosts';
+import { END_BYTES } from '../../workers/source/http-source';
 
 const status = (page: Page) => page.getByTestId('status');
 const count = (page: Page) => page.getByTestId('result-count');
@@ -59,7 +60,7 @@ for (const mode of MODES) {
       if (mode.startsWith('no-range')) await expect(stats).toContainText('the server has no Range support');
       // A stream is cut only in a full read (a file's later queries read by its blob index) of
       // a file larger than the first MiB, which comes with the probe.
-      const streamed = !(await stats.textContent())!.includes('only the blobs the blob index names') && statSync(join(DATA_DIR, q.file)).size > 1 << 20;
+      const streamed = !(await stats.textContent())!.includes('only the blobs the blob index names') && statSync(join(DATA_DIR, q.file)).size > END_BYTES;
       const faulted = mode === 'cut-stream-once' ? streamed : mode.endsWith('-once') || mode === 'no-range-cut';
       if (mode === 'cut-stream-once' && streamed) fullReadsCut++;
       if (faulted) await expect(stats).toContainText(/[1-9]\d* retries/);

@@ -74,25 +74,25 @@ export class FetchSource implements Source {
         r = await this.fetch({ Range: 'bytes=0-0' }, signal);
       }
       if (r.status !== 206 && r.status !== 200) await this.refuse(r, probe);
-      if (r.status === 200) return { res: r, head: null };
+      if (r.status === 200) return { res: r, head: null, size: NaN };
       const range = parseContentRange(r.headers.get('Content-Range'));
       if (!range || range[0] !== 0) {
         await r.body?.cancel();
         throw new FatalHttpError(`${this.name}: the reply to a Range request has no readable Content-Range; ${CORS_HELP}`);
       }
-      return { res: r, head: await this.body(r, 0, range[1], signal) };
+      return { res: r, head: await this.body(r, 0, range[1], signal), size: range[2] };
     });
     // Sent after the probe (a fault server's counts stay in order); stopped if the probe fails.
     const stopTail = new AbortController();
     const tail = this.fetchTail(signal ? AbortSignal.any([signal, stopTail.signal]) : stopTail.signal);
-    const { res, head } = await probed.catch((e) => {
+    const { res, head, size } = await probed.catch((e) => {
       stopTail.abort();
       throw e;
     });
     this.etag = res.headers.get('ETag');
     this.lastModified = res.headers.get('Last-Modified');
     if (head) {
-      this.size = parseContentRange(res.headers.get('Content-Range'))![2];
+      this.size = size;
       this.head = head;
       this.tail = tail.then((t) => (t && this.sameVersion(t.res) && t.range[1] === this.size - 1 && t.range[2] === this.size ? t.bytes : null));
     } else {
