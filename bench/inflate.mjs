@@ -4,25 +4,9 @@
  * `bench-inflate`). `node bench/inflate.mjs FILE` prints {"zune_inflate_ms", "zlib_rs_ms",
  * "miniz_oxide_ms", "bytes_out", "blobs"}.
  */
-import { readFileSync } from 'node:fs';
-import * as wasm from '../wasm/pkg-bench/pbf_explorer.js';
+import { osmDataBlobs, wasm } from './wasm-blobs.mjs';
 
-wasm.initSync({ module: readFileSync(new URL('../wasm/pkg-bench/pbf_explorer_bg.wasm', import.meta.url)) });
-
-/** The Blobs of a PBF (spec "File format": 4-byte length, BlobHeader, Blob). */
-function blobs(file) {
-  const out = [];
-  for (let at = 0; at < file.length; ) {
-    const headerLength = file.readUInt32BE(at);
-    const { type, datasize } = JSON.parse(wasm.readBlobHeader(file.subarray(at + 4, at + 4 + headerLength), at));
-    const start = at + 4 + headerLength;
-    if (type === 'OSMData') out.push(file.subarray(start, start + datasize));
-    at = start + datasize;
-  }
-  return out;
-}
-
-const all = blobs(readFileSync(process.argv[2]));
+const all = osmDataBlobs(process.argv[2]);
 const time = (inflater) => {
   const t = performance.now();
   let bytes = 0;

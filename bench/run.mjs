@@ -12,6 +12,7 @@
  *   flate2 backend; ours, zune-inflate, is not one);
  * - JavaScript peers in the same browser: tiny-osmpbf and osm-read (element counts checked);
  * - inflating every blob in Wasm with zune-inflate (ours), zlib-rs and miniz_oxide;
+ * - the blob index build's cost to the Wasm decoders alone, on one thread in Node;
  * - memory: renderer RSS for the same query on the 110 MB and the 6 MB file, and after 20
  *   queries in a row in one page.
  *
@@ -151,6 +152,11 @@ async function cliRuns() {
 }
 
 const inflateRun = () => JSON.parse(execFileSync('node', [join(root, 'bench/inflate.mjs'), join(dataDir, BIG)]).toString());
+/** The blob index's cost to the decoders alone (bench/index-cost.mjs), for the 1000 m query. */
+const indexCostRun = () => {
+  const q = NEAR[BIG];
+  return JSON.parse(execFileSync('node', [join(root, 'bench/index-cost.mjs'), join(dataDir, BIG), q.lat, q.lon, q.radius].map(String)).toString());
+};
 
 async function startServer() {
   const server = spawn('node', ['tests/serve.mjs', 'dist', String(port)], { cwd: root, stdio: 'ignore', detached: true });
@@ -414,13 +420,14 @@ async function main() {
       log(`repetition ${i + 1}/${reps}`);
       const native = nativeRun();
       const inflate = inflateRun();
+      const indexCost = indexCostRun();
       const cli = await cliRuns();
       const browser = await launch();
       try {
         const app = await appRuns(browser, faults.origin);
         const bench = await benchRuns(browser, cores, faults.origin, idxFaults.origin, benchFaults.origin);
         const js = { small: await jsPeers(browser, SMALL), big: await jsPeers(browser, BIG) };
-        runs.push({ native, inflate, cli, app, bench, js });
+        runs.push({ native, inflate, indexCost, cli, app, bench, js });
       } finally {
         await browser.close();
       }
@@ -495,6 +502,8 @@ async function main() {
     cli_huge_rss: med((r) => r.cli.cli_huge?.rss ?? NaN),
     go_huge: med((r) => r.cli.go_huge?.ms ?? NaN),
     go_huge_rss: med((r) => r.cli.go_huge?.rss ?? NaN),
+    index_cost_plain: med((r) => r.indexCost.plain_ms),
+    index_cost_build: med((r) => r.indexCost.index_ms),
     inflate_zune: med((r) => r.inflate.zune_inflate_ms),
     inflate_zlib_rs: med((r) => r.inflate.zlib_rs_ms),
     inflate_miniz: med((r) => r.inflate.miniz_oxide_ms),
@@ -520,6 +529,7 @@ async function main() {
     [`bench page: amenity=cafe 1000 m, zstd twin (re-encoded), fresh page`, m.query_zstd.toFixed(0), '', `${ratio(m.query_zlib_fresh, m.query_zstd)}× the speed of the zlib original`, '> 1.0×'],
     [`bench page: amenity=cafe 1000 m, lz4 twin (re-encoded), fresh page`, m.query_lz4.toFixed(0), '', `${ratio(m.query_zlib_fresh, m.query_lz4)}× the speed of the zlib original`, ''],
     [`bench page: amenity=cafe 1000 m, building the blob index`, m.index_build.toFixed(0), '', `${ratio(m.index_build, m.index_plain)}× the same read without (${m.index_plain.toFixed(0)} ms)`, '≤ 1.05×'],
+    [`the same in Wasm on one thread (Node's V8), the decoders alone: with / without`, `${m.index_cost_build.toFixed(0)} / ${m.index_cost_plain.toFixed(0)}`, '', `${ratio(m.index_cost_build, m.index_cost_plain)}× (no browser, no pool: the build's own cost)`, ''],
     [`bench page: second query (shop=bakery 1000 m) by the blob index`, m.index_second.toFixed(0), '', `${ratio(m.query_all, m.index_second)}× the speed of a full read`, '≤ 250 ms'],
     [`bench page: the same, shop=bicycle 1000 m around another point`, m.index_other_centre.toFixed(0), '', `${ratio(m.query_all, m.index_other_centre)}× the speed of a full read`, ''],
     [`app page: shop=bakery after amenity=cafe, 1000 m, by the blob index`, m.app_second_big.toFixed(0), '', '', '≤ 250 ms'],

@@ -80,7 +80,15 @@ pub fn count(bytes: &[u8]) -> Result<usize, DecodeError> {
     if bytes.last().is_some_and(|&b| b >= 0x80) {
         return Err(DecodeError::Inconsistent("a packed array ends inside a varint"));
     }
-    Ok(bytes.iter().filter(|&&b| b < 0x80).count())
+    // Eight bytes at a time: a way's refs are 14 bytes on average, too short for the
+    // compiler's vector loop, which left them to a byte loop.
+    let mut words = bytes.chunks_exact(8);
+    let mut n = 0;
+    for word in &mut words {
+        let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        n += (!word & 0x8080_8080_8080_8080).count_ones() as usize;
+    }
+    Ok(n + words.remainder().iter().filter(|&&b| b < 0x80).count())
 }
 
 /// Calls `f` with each value of a packed delta-coded sint64 array, in one tight loop with a
@@ -132,6 +140,11 @@ mod tests {
             read.push(v.next_u64().unwrap());
         }
         assert_eq!(read, values.repeat(3));
+        for end in 0..=bytes.len() {
+            let whole = bytes[..end].last().is_none_or(|&b| b < 0x80);
+            let expected = bytes[..end].iter().filter(|&&b| b < 0x80).count();
+            assert_eq!(count(&bytes[..end]).ok(), whole.then_some(expected), "the first {end} bytes");
+        }
         // An 11th byte is an overflow, with more bytes after it or none; a cut varint is an error.
         let mut long = vec![0xFF; 10];
         long.extend([0x01; 12]);
