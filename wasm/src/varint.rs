@@ -39,6 +39,35 @@ impl<'a> Varints<'a> {
     /// varint, [`DecodeError::Overflow`] for a varint longer than 10 bytes.
     #[inline]
     pub fn next_u64(&mut self) -> Result<u64, DecodeError> {
+        // Away from the end (a whole varint fits), up to four bytes unrolled, with neither a
+        // bounds check nor the overflow check per byte: the DenseNodes columns and the refs
+        // are varints of 1 to 4 bytes by the million (Wasm scan of the 110 MB file 1145 -> 1107 ms).
+        if let Some(&[b0, b1, b2, b3, ..]) = self.bytes.get(self.pos..self.pos + 10) {
+            if b0 < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(b0));
+            }
+            let v = u64::from(b0 & 0x7f) | u64::from(b1 & 0x7f) << 7;
+            if b1 < 0x80 {
+                self.pos += 2;
+                return Ok(v);
+            }
+            let v = v | u64::from(b2 & 0x7f) << 14;
+            if b2 < 0x80 {
+                self.pos += 3;
+                return Ok(v);
+            }
+            if b3 < 0x80 {
+                self.pos += 4;
+                return Ok(v | u64::from(b3) << 21);
+            }
+        }
+        self.next_u64_slow()
+    }
+
+    /// [`Self::next_u64`] a byte at a time, with every check.
+    #[inline]
+    fn next_u64_slow(&mut self) -> Result<u64, DecodeError> {
         let mut value = 0u64;
         let mut shift = 0;
         loop {
