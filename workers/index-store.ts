@@ -6,11 +6,15 @@
  * query reads the whole file again and builds a new index.
  */
 import { fileIdentity } from '../wasm/pkg/pbf_explorer.js';
-import type { FetchSource } from './source/http-source';
+import { END_BYTES, type FetchSource } from './source/http-source';
 import type { Source } from './source/source';
 
-/** Bytes at each end of a file its identity hashes. */
-const IDENTITY_SPAN = 1 << 20;
+/**
+ * Bytes at each end of a file its identity hashes: the crate's `IDENTITY_SPAN` (indexes written
+ * natively must match), and the bytes the HTTP probe brings, so over HTTP these reads cost no
+ * request of their own.
+ */
+const IDENTITY_SPAN = END_BYTES;
 /** Indexes held in memory at once (the last used stay). */
 const HELD = 8;
 const held = new Map<string, Uint8Array>();

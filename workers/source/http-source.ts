@@ -13,8 +13,9 @@ import { streamChunks, streamPieces, type FetchStats, type Source } from './sour
 export const HTTP_READ = { chunkSize: 4 << 20, readAhead: 6 };
 
 /**
- * Bytes at each end of the file the probe brings ({@link FetchSource.open}): as many as the
- * file identity hashes (`index-store.ts`), and the first frames of a full read.
+ * Bytes at each end of the file the probe brings ({@link FetchSource.open}): what the file
+ * identity hashes (`index-store.ts` reads this span; the crate's `IDENTITY_SPAN`), and the first
+ * frames of a full read.
  */
 export const END_BYTES = 1 << 20;
 
