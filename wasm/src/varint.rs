@@ -120,23 +120,16 @@ pub fn count(bytes: &[u8]) -> Result<usize, DecodeError> {
     Ok(n + words.remainder().iter().filter(|&&b| b < 0x80).count())
 }
 
-/// Calls `f` with each value of a packed delta-coded sint64 array, in one tight loop with a
-/// fast path for one-byte varints (the blob index notes every way's refs), and returns how
-/// many there were. Sums wrap: an overflowing array is malformed, and the reads that use its
-/// values check them ([`Varints::next_delta`]). Errors as [`Varints::next_u64`].
+/// Calls `f` with each value of a packed delta-coded sint64 array, in one tight loop (the blob
+/// index notes every way's refs), and returns how many there were. Sums wrap: an overflowing
+/// array is malformed, and the reads that use its values check them ([`Varints::next_delta`]).
+/// Errors as [`Varints::next_u64`].
 #[inline]
 pub fn for_each_delta(bytes: &[u8], what: &'static str, mut f: impl FnMut(i64)) -> Result<usize, DecodeError> {
-    let (mut acc, mut pos, mut n) = (0i64, 0usize, 0usize);
-    while let Some(&b) = bytes.get(pos) {
-        let value = if b < 0x80 {
-            pos += 1;
-            u64::from(b)
-        } else {
-            let mut v = Varints { bytes, pos, what };
-            let value = v.next_u64()?;
-            pos = v.pos;
-            value
-        };
+    let (mut acc, mut n) = (0i64, 0usize);
+    let mut v = Varints::new(bytes, what);
+    while !v.is_empty() {
+        let value = v.next_u64()?;
         acc = acc.wrapping_add((value >> 1) as i64 ^ -((value & 1) as i64));
         f(acc);
         n += 1;
