@@ -541,8 +541,11 @@ impl Assembler {
     /// second read) is in. The changes go to the queue like any other.
     pub fn finish(&mut self) {
         self.drop_superseded();
-        let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, _)| id).collect();
-        for id in ids {
+        // In the order of their first refs: the lookups then walk the locations forwards (a
+        // way's nodes mostly lie together) instead of jumping about as the map's order would.
+        let mut ids: Vec<(i64, i64)> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, w)| (w.refs.first().copied().unwrap_or(0), id)).collect();
+        ids.sort_unstable();
+        for (_, id) in ids {
             let position = mean_location(&mut self.locations, &self.ways[&id].refs, self.inside_all);
             let way = self.ways.get_mut(&id).expect("listed above");
             if way.position != position {
