@@ -26,7 +26,8 @@ struct Chunk {
 }
 
 impl Chunk {
-    /// The location of `id` and where the search ended (`hint` for the next one, as `near`).
+    /// The location of `id`, and the position its search ended at: the next lookup's hint
+    /// (see [`upper_bound_near`]).
     fn get(&self, id: i64, hint: usize) -> (Option<(i32, i32)>, usize) {
         // The last of equal ids: a block that repeats an id answers with its later copy.
         let at = upper_bound_near(&self.ids, id, hint);
@@ -34,6 +35,7 @@ impl Chunk {
         (found.then(|| (self.lats_e7[at - 1], self.lons_e7[at - 1])), at)
     }
 
+    /// Whether `id` lies within the chunk's id range (held or not).
     fn holds_range_of(&self, id: i64) -> bool {
         self.ids[0] <= id && id <= self.ids[self.ids.len() - 1]
     }
