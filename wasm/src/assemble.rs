@@ -818,12 +818,12 @@ impl Assembler {
     /// Every tag key of the matches, sorted: the CSV export's tag columns.
     pub fn tag_keys(&mut self) -> Vec<String> {
         self.sort();
-        let mut keys: Vec<String> = Vec::new();
+        let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
         for &(_, t, id) in &self.sorted {
-            keys.extend(self.tags_of(t, id).into_iter().flatten().map(|(k, _)| k.clone()));
+            seen.extend(self.tags_of(t, id).into_iter().flatten().map(|(k, _)| k.as_str()));
         }
+        let mut keys: Vec<String> = seen.into_iter().map(String::from).collect();
         keys.sort_unstable();
-        keys.dedup();
         keys
     }
 
@@ -895,32 +895,74 @@ pub fn feature(m: &Match, shape: &Shape) -> String {
     format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
 }
 
+/// The tag columns of a CSV export: distinct keys in order, and each key's column, so that a
+/// row places its values in one pass over its own tags (a large answer has hundreds of keys).
+#[derive(Debug, Default)]
+pub struct CsvColumns {
+    keys: Vec<String>,
+    column: FxHashMap<String, usize>,
+}
+
+impl CsvColumns {
+    /// Columns for `keys` (distinct, e.g. [`Assembler::tag_keys`]), in that order.
+    pub fn new(keys: Vec<String>) -> CsvColumns {
+        let column = keys.iter().enumerate().map(|(i, k)| (k.clone(), i)).collect();
+        CsvColumns { keys, column }
+    }
+}
+
 /// The CSV export's header (RFC 4180): `osm_type,osm_id,lat,lon,geometry` then one column per
-/// tag key in `keys`.
-pub fn csv_header(keys: &[String]) -> String {
-    let mut fields: Vec<String> = ["osm_type", "osm_id", "lat", "lon", "geometry"].map(String::from).to_vec();
-    fields.extend(keys.iter().map(|k| csv_field(k)));
-    fields.join(",") + "\r\n"
+/// tag key of `columns`.
+pub fn csv_header(columns: &CsvColumns) -> String {
+    let mut out = String::from("osm_type,osm_id,lat,lon,geometry");
+    for k in &columns.keys {
+        out.push(',');
+        push_csv_field(&mut out, k);
+    }
+    out + "\r\n"
 }
 
 /// One CSV row for a match (see [`csv_header`]): a point on its geometry (degrees,
-/// [`Shape::representative_point`]: inside an area, on a line), its geometry as WKT, and its value for each of `keys`.
-pub fn csv_row(m: &Match, shape: &Shape, keys: &[String]) -> String {
+/// [`Shape::representative_point`]: inside an area, on a line), its geometry as WKT, and its
+/// value for each tag column (empty when it has no such tag; the first when it repeats a key).
+pub fn csv_row(m: &Match, shape: &Shape, columns: &CsvColumns) -> String {
     let [lat, lon] = shape.representative_point().map(|v| v as f64 * 1e-7);
-    let mut fields = vec![m.element.name().to_string(), m.id.to_string(), format!("{lat:.7}"), format!("{lon:.7}"), csv_field(&shape.to_wkt())];
-    for k in keys {
-        fields.push(m.tags.iter().find(|(key, _)| key == k).map(|(_, v)| csv_field(v)).unwrap_or_default());
+    // The row's own few values by column (the first of a repeated key), the empty columns
+    // between them written as runs of commas.
+    let mut values: Vec<(usize, &str)> = m.tags.iter().filter_map(|(k, v)| Some((*columns.column.get(k.as_str())?, v.as_str()))).collect();
+    values.sort_by_key(|&(i, _)| i);
+    values.dedup_by_key(|&mut (i, _)| i);
+    let mut out = format!("{},{},{lat:.7},{lon:.7},", m.element.name(), m.id);
+    push_csv_field(&mut out, &shape.to_wkt());
+    let mut done = 0; // columns whose comma is written
+    for (i, value) in values {
+        push_commas(&mut out, i + 1 - done);
+        push_csv_field(&mut out, value);
+        done = i + 1;
     }
-    fields.join(",") + "\r\n"
+    push_commas(&mut out, columns.keys.len() - done);
+    out + "\r\n"
 }
 
-/// A CSV field (RFC 4180 §2): quoted, with quotes doubled, when it holds a comma, a quote or a
-/// line break. Tag values are untrusted text; they stay text.
-fn csv_field(text: &str) -> String {
+/// Appends `n` commas.
+fn push_commas(out: &mut String, mut n: usize) {
+    const COMMAS: &str = ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,";
+    while n > 0 {
+        let k = n.min(COMMAS.len());
+        out.push_str(&COMMAS[..k]);
+        n -= k;
+    }
+}
+
+/// Appends a CSV field (RFC 4180 §2): quoted, with quotes doubled, when it holds a comma, a
+/// quote or a line break. Tag values are untrusted text; they stay text.
+fn push_csv_field(out: &mut String, text: &str) {
     if text.contains([',', '"', '\r', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
+        out.push('"');
+        out.push_str(&text.replace('"', "\"\""));
+        out.push('"');
     } else {
-        text.to_string()
+        out.push_str(text);
     }
 }
 
@@ -1019,9 +1061,12 @@ mod tests {
     #[test]
     fn csv_quotes_what_needs_quoting() {
         let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None, distance: None };
-        let keys = vec!["amenity".to_string(), "name".to_string()];
-        assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,amenity,name\r\n");
-        assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"a, \"\"b\"\"\nc\"\r\n");
+        let keys = CsvColumns::new(vec!["amenity".to_string(), "name".to_string(), "x,y".to_string()]);
+        assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,amenity,name,\"x,y\"\r\n");
+        assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"a, \"\"b\"\"\nc\",\r\n");
+        // Values go to their key's column whatever the tags' order; a repeated key keeps its first value.
+        let m = Match { tags: vec![("x,y".into(), "1".into()), ("amenity".into(), "cafe".into()), ("x,y".into(), "2".into())], ..m };
+        assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),cafe,,1\r\n");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::assemble::{csv_header, csv_row, feature, Assembler, ElementType, SecondRead};
+use crate::assemble::{csv_header, csv_row, feature, Assembler, CsvColumns, ElementType, SecondRead};
 use crate::blob::blob_data;
 use crate::context::ContextNodes;
 use crate::frame::decode_blob_header;
@@ -117,7 +117,7 @@ pub struct QueryAssembler {
     inner: Assembler,
     plan: Option<SecondRead>,
     /// The tag columns of the CSV export under way.
-    csv_keys: Vec<String>,
+    csv_columns: CsvColumns,
     /// The query's exact keys: the table's first tag columns.
     query_keys: Vec<String>,
     /// The basemap read's nodes until taken, or why there is no basemap.
@@ -145,7 +145,7 @@ impl QueryAssembler {
         let query = Query::from_json(query_json)?.prepare()?;
         let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
         let inner = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == crate::query::Inside::All);
-        Ok(QueryAssembler { inner, plan: None, csv_keys: Vec::new(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys(), query })
+        Ok(QueryAssembler { inner, plan: None, csv_columns: CsvColumns::default(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys(), query })
     }
 
     /// Starts an indexed read from `index` (a blob index file, `docs/blob-index.md`) of the file
@@ -374,15 +374,15 @@ impl QueryAssembler {
     /// Starts a CSV export (RFC 4180): its header line, whose tag columns
     /// [`QueryAssembler::export_csv_rows`] then follows.
     pub fn export_csv_header(&mut self) -> String {
-        self.csv_keys = self.inner.tag_keys();
-        csv_header(&self.csv_keys)
+        self.csv_columns = CsvColumns::new(self.inner.tag_keys());
+        csv_header(&self.csv_columns)
     }
 
     /// Matches `start .. start + count` of the list as CSV lines (see `export_csv_header`).
     #[wasm_bindgen(js_name = exportCsvRows)]
     pub fn export_csv_rows(&mut self, start: u32, count: u32) -> String {
         let rows = self.inner.rows(start as usize, count as usize);
-        rows.iter().filter_map(|m| Some(csv_row(m, &self.inner.shape(m.element, m.id)?, &self.csv_keys))).collect()
+        rows.iter().filter_map(|m| Some(csv_row(m, &self.inner.shape(m.element, m.id)?, &self.csv_columns))).collect()
     }
 
     #[wasm_bindgen(js_name = exportFeatures)]
