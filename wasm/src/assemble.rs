@@ -546,8 +546,8 @@ impl Assembler {
         let mut ids: Vec<(i64, i64)> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, w)| (w.refs.first().copied().unwrap_or(0), id)).collect();
         ids.sort_unstable();
         for (_, id) in ids {
-            let position = mean_location(&mut self.locations, &self.ways[&id].refs, self.inside_all);
             let way = self.ways.get_mut(&id).expect("listed above");
+            let position = mean_location(&mut self.locations, &way.refs, self.inside_all);
             if way.position != position {
                 way.position = position;
                 self.changed(ElementType::Way, id, position.is_some());
