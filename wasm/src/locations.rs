@@ -43,7 +43,7 @@ impl Chunk {
 
 /// `ids.partition_point(|&x| x <= id)` for ascending `ids`, found by galloping from `hint`
 /// outwards (any hint is correct; a near one makes it O(log distance) instead of O(log n)).
-fn upper_bound_near(ids: &[i64], id: i64, hint: usize) -> usize {
+pub(crate) fn upper_bound_near(ids: &[i64], id: i64, hint: usize) -> usize {
     let n = ids.len();
     let hint = hint.min(n);
     if hint < n && ids[hint] <= id {

@@ -11,6 +11,7 @@ use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
 use crate::locations::NO_LOCATION;
 use crate::index::{Cells, IndexPart, RefBuckets, StringFilter, REF_BUCKET_SHIFT};
+use crate::locations::upper_bound_near;
 use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, Varints};
 
@@ -267,8 +268,11 @@ pub fn locate_nodes(data: &[u8], wanted: &[i64], as_of: Option<i64>) -> Result<V
     let coords = Coords::of(&block);
     let date_granularity = block.date_granularity as i64;
     let mut found = Vec::new();
+    // Ids mostly ascend in a block: each search starts where the last one ended.
+    let mut hint = 0;
     let mut keep = |id: i64, lat: i64, lon: i64, state: VersionState| -> Result<(), DecodeError> {
-        if wanted.binary_search(&id).is_ok() {
+        hint = upper_bound_near(wanted, id, hint);
+        if hint > 0 && wanted[hint - 1] == id {
             match state {
                 VersionState::Current => {
                     let (y, x) = coords.locate(lat, lon)?.e7;
