@@ -9,9 +9,8 @@ use crate::block::{Block, Dense, Element, Node, Packed, Relation, Way};
 use crate::error::DecodeError;
 use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
-use crate::locations::NO_LOCATION;
+use crate::locations::{upper_bound_near, NO_LOCATION};
 use crate::index::{Cells, IndexPart, RefBuckets, StringFilter, REF_BUCKET_SHIFT};
-use crate::locations::upper_bound_near;
 use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, Varints};
 
