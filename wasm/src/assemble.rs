@@ -29,7 +29,7 @@
 //! ([`Assembler::drain_changes`]) and the matches sorted by label, then type and id
 //! ([`Assembler::rows`]).
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::locations::{LocationStore, NO_LOCATION};
 use serde::Serialize;
@@ -818,7 +818,7 @@ impl Assembler {
     /// Every tag key of the matches, sorted: the CSV export's tag columns.
     pub fn tag_keys(&mut self) -> Vec<String> {
         self.sort();
-        let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
         for &(_, t, id) in &self.sorted {
             seen.extend(self.tags_of(t, id).into_iter().flatten().map(|(k, _)| k.as_str()));
         }

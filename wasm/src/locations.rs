@@ -43,7 +43,7 @@ impl Chunk {
 
 /// `ids.partition_point(|&x| x <= id)` for ascending `ids`, found by galloping from `hint`
 /// outwards (any hint is correct; a near one makes it O(log distance) instead of O(log n)).
-pub(crate) fn upper_bound_near(ids: &[i64], id: i64, hint: usize) -> usize {
+fn upper_bound_near(ids: &[i64], id: i64, hint: usize) -> usize {
     let n = ids.len();
     let hint = hint.min(n);
     if hint < n && ids[hint] <= id {
@@ -69,6 +69,26 @@ pub(crate) fn upper_bound_near(ids: &[i64], id: i64, hint: usize) -> usize {
         step <<= 1;
     }
     0
+}
+
+/// Membership in ascending ids asked about in mostly ascending order (a block's nodes or ways
+/// against the ids a targeted read wants): each search starts where the last one ended.
+pub(crate) struct SortedIds<'a> {
+    ids: &'a [i64],
+    at: usize,
+}
+
+impl<'a> SortedIds<'a> {
+    /// `ids` must be ascending.
+    pub(crate) fn new(ids: &'a [i64]) -> Self {
+        SortedIds { ids, at: 0 }
+    }
+
+    /// Whether `id` is one of the ids (any order of asking is answered right).
+    pub(crate) fn contains(&mut self, id: i64) -> bool {
+        self.at = upper_bound_near(self.ids, id, self.at);
+        self.at > 0 && self.ids[self.at - 1] == id
+    }
 }
 
 enum Index {
@@ -238,6 +258,14 @@ mod tests {
             }
         }
         assert_eq!(upper_bound_near(&[], 5, 3), 0);
+    }
+
+    #[test]
+    fn sorted_ids_answer_in_any_order_of_asking() {
+        let mut wanted = SortedIds::new(&[3, 8, 9, 40]);
+        let asked = [1, 3, 8, 40, 9, 2, 41, 3, 39, 40];
+        let answers: Vec<bool> = asked.iter().map(|&id| wanted.contains(id)).collect();
+        assert_eq!(answers, [false, true, true, true, true, false, false, true, false, true]);
     }
 
     #[test]

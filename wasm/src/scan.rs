@@ -9,7 +9,7 @@ use crate::block::{Block, Dense, Element, Node, Packed, Relation, Way};
 use crate::error::DecodeError;
 use crate::expr::ElementKind;
 use crate::info::{self, version_states, DenseInfoColumns, Meta, VersionState, VersionStates};
-use crate::locations::{upper_bound_near, NO_LOCATION};
+use crate::locations::{SortedIds, NO_LOCATION};
 use crate::index::{Cells, IndexPart, RefBuckets, StringFilter, REF_BUCKET_SHIFT};
 use crate::query::{BlockQuery, Inside, PreparedQuery};
 use crate::varint::{self, Varints};
@@ -267,11 +267,9 @@ pub fn locate_nodes(data: &[u8], wanted: &[i64], as_of: Option<i64>) -> Result<V
     let coords = Coords::of(&block);
     let date_granularity = block.date_granularity as i64;
     let mut found = Vec::new();
-    // Ids mostly ascend in a block: each search starts where the last one ended.
-    let mut hint = 0;
+    let mut wanted = SortedIds::new(wanted);
     let mut keep = |id: i64, lat: i64, lon: i64, state: VersionState| -> Result<(), DecodeError> {
-        hint = upper_bound_near(wanted, id, hint);
-        if hint > 0 && wanted[hint - 1] == id {
+        if wanted.contains(id) {
             match state {
                 VersionState::Current => {
                     let (y, x) = coords.locate(lat, lon)?.e7;
@@ -321,11 +319,12 @@ pub fn locate_ways(data: &[u8], wanted: &[i64], as_of: Option<i64>) -> Result<Ve
     let block = Block::read(data)?;
     let date_granularity = block.date_granularity as i64;
     let mut found = Vec::new();
+    let mut wanted = SortedIds::new(wanted);
     for group in &block.groups {
         let states = as_of.map(|at| plain_versions(&group.ways, |m| Way::read(m).map(|w| w.element), date_granularity).map(|v| version_states(&v, at).0)).transpose()?;
         for (i, msg) in group.ways.iter().enumerate() {
             let way = Way::read(msg)?;
-            if VersionState::of(&states, i) == VersionState::Current && wanted.binary_search(&way.element.id).is_ok() {
+            if VersionState::of(&states, i) == VersionState::Current && wanted.contains(way.element.id) {
                 found.push((way.element.id, varint::deltas(&way.refs.bytes(), "Way refs")?));
             }
         }
