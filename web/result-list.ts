@@ -26,8 +26,9 @@ export interface Order {
 export class ResultList {
   private count = 0;
   private rows: RowSource = async () => [];
-  /** Rows on screen, by index. */
+  /** Rows on screen, by index, and their elements (kept across redraws, see {@link draw}). */
   private shown = new Map<number, Match>();
+  private items = new Map<number, HTMLLIElement>();
   private drawQueued = false;
   /** Bumped on every new answer or order, so rows fetched for an older one are dropped. */
   private generation = 0;
@@ -65,6 +66,7 @@ export class ResultList {
     this.count = 0;
     this.order = { column: null, descending: false };
     this.shown.clear();
+    this.items.clear();
     this.list.replaceChildren();
     this.list.style.height = '0px';
     this.scroller.scrollTop = 0;
@@ -137,21 +139,32 @@ export class ResultList {
     const rows = await this.rows(first, last - first);
     if (generation !== this.generation) return;
     this.shown = new Map(rows.map((m, i) => [first + i, m]));
-    const items = rows.map((m, i) => this.row(m, first + i));
-    this.list.replaceChildren(...items);
+    // A row keeps its element while it stays in view: replacing it between a press and a
+    // release on it would lose the click (the browser sends none to a removed element).
+    const items = new Map(rows.map((m, i) => [first + i, this.fill(this.items.get(first + i) ?? document.createElement('li'), m, first + i)]));
+    for (const [index, li] of this.items) if (!items.has(index)) li.remove();
+    let previous: HTMLLIElement | null = null;
+    for (const li of items.values()) {
+      const next: ChildNode | null = previous ? previous.nextSibling : this.list.firstChild;
+      if (next !== li) this.list.insertBefore(li, next); // rows still in view stay put
+      previous = li;
+    }
+    this.items = items;
   }
 
-  private row(m: Match, index: number): HTMLLIElement {
-    const li = document.createElement('li');
-    const cell = (text: string) => {
-      const span = document.createElement('span');
-      span.textContent = text; // untrusted text, set as text: never innerHTML
-      span.title = text;
-      return span;
-    };
-    const name = document.createElement('bdi'); // right-to-left or override characters stay inside
-    name.textContent = labelText(m);
-    li.append(cell(m.type), cell(String(m.id)), name, ...this.tagColumns.map((k) => cell(m.tags.find(([key]) => key === k)?.[1] ?? '')));
+  /**
+   * Writes match `m` as row `index` into `li`, reusing its cells: text is changed in place, so
+   * the element under the pointer stays (see {@link draw}).
+   */
+  private fill(li: HTMLLIElement, m: Match, index: number): HTMLLIElement {
+    const texts = [m.type, String(m.id), labelText(m), ...this.tagColumns.map((k) => m.tags.find(([key]) => key === k)?.[1] ?? '')];
+    while (li.children.length > texts.length) li.lastElementChild!.remove();
+    texts.forEach((text, i) => {
+      // The name sits in a <bdi>: right-to-left or override characters stay inside it.
+      const cell = (li.children[i] as HTMLElement | undefined) ?? li.appendChild(document.createElement(i === 2 ? 'bdi' : 'span'));
+      cell.textContent = text; // untrusted text, set as text: never innerHTML
+      if (i !== 2) cell.title = text; // the name's tooltip is the popup
+    });
     li.value = index + 1;
     li.style.top = `${index * ROW_HEIGHT}px`;
     li.dataset.index = String(index);

@@ -34,3 +34,22 @@ test('the table sorts by a column and the statistics refine the query', async ({
   await expect(page.getByTestId('status')).toHaveText('done');
   await expect(page.getByTestId('result-count')).toHaveText(count);
 });
+
+test('a click on a row lands even when the table redraws between the press and the release', async ({ page }) => {
+  await page.goto('/?src=/sample/helsinki.osm.pbf&q=amenity=parking&near=60.1699,24.9384&radius=1000');
+  await expect(page.getByTestId('status')).toHaveText('done');
+  await expect(page.getByTestId('column-header').nth(3)).toHaveText('amenity'); // the last redraw of the answer
+  const first = page.getByTestId('result-item').first();
+  const id = await first.getAttribute('data-osm-id');
+  await first.scrollIntoViewIfNeeded();
+  const box = (await first.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height / 2); // on its type cell: the row is wider than the panel
+  await page.mouse.down();
+  // A redraw (as when the tag columns or more rows arrive): the first cell's text is written anew.
+  const text = await first.locator('span').first().evaluateHandle((cell) => cell.firstChild);
+  await page.getByTestId('result-scroll').dispatchEvent('scroll');
+  await page.waitForFunction((old) => document.querySelector('[data-testid=result-item] span')?.firstChild !== old, text);
+  await page.mouse.up();
+  await expect(page.getByTestId('popup')).toBeVisible();
+  await expect(page.getByTestId('popup').locator('a').first()).toHaveAttribute('href', new RegExp(`/${id}$`));
+});
