@@ -3,7 +3,7 @@
  * page's thread. It opens the source (a local File or a URL), frames it, feeds the pool of decode
  * workers, assembles the answer in Rust, and sends the page only what it draws.
  */
-import init, { QueryAssembler, warmUpFile } from '../wasm/pkg/pbf_explorer.js';
+import init, { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
 import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
 import { BufferPool } from './framer/buffers';
@@ -37,53 +37,10 @@ const progressInterval = (elapsedMs: number) => (elapsedMs < 5000 ? 500 : 1000);
 const wasm = init({ module_or_path: wasmUrl });
 /** Blob buffers, shared by every read: the decode workers hand them back after use. */
 const buffers = new BufferPool();
-/**
- * A page's first query ran ≈ 10 % slower than its next ones, V8 compiling this worker's and the
- * decode workers' code on first use (README, "the app's first query in a page"). So a new pool,
- * once ready, first answers a query on a small synthetic file in memory (`warmUpFile`, 55 KB;
- * `wasm/tests/warm_up.rs`), unseen by the page; a run, or another pool, ends it at once. The
- * pool is announced `ready` after it: a run timed from then (the bench page's) finds the workers
- * as the app's first query does.
- */
-const WARM_UP_QUERY: Query = { q: 'amenity=cafe', area: { circle: { lat: 0.005, lon: 0.015, radius: 1000 } } };
-let warmUp: AbortController | null = null;
-
-function startWarmUp(forPool: DecodePool): void {
-  const controller = new AbortController();
-  warmUp = controller;
-  void (async () => {
-    try {
-      await Promise.all([wasm, forPool.ready()]);
-    } catch {
-      return; // a decoder that cannot load is reported by the first run
-    }
-    if (!controller.signal.aborted) {
-      const assembler = assemblerFor(WARM_UP_QUERY);
-      const index: BlobIndexUse = { identity: new Uint8Array(16), bytes: null, onBuilt: (finish) => void finish(), onRefused: () => {} };
-      try {
-        const source = new FileSource(new File([warmUpFile() as Uint8Array<ArrayBuffer>], 'warm-up.osm.pbf'));
-        await runQuery(source, WARM_UP_QUERY, forPool, assembler, {}, controller.signal, { buffers }, index);
-      } catch {
-        // ended for a run, or its pool was replaced: nothing was shown
-      } finally {
-        assembler.free();
-      }
-    }
-    if (warmUp === controller) warmUp = null;
-    if (pool === forPool) post({ type: 'ready', decodeWorkers: forPool.size });
-  })();
-}
-
-/** Ends the warm-up, if one is under way (as a new run ends the last one: the pool moves on). */
-function endWarmUp(): void {
-  warmUp?.abort();
-  warmUp = null;
-}
-
 const startPool = (size?: number) => {
   const fresh = new DecodePool(size);
   fresh.onSpent = (buffer) => buffers.put(buffer);
-  startWarmUp(fresh);
+  void fresh.ready().then(() => post({ type: 'ready', decodeWorkers: fresh.size }));
   return fresh;
 };
 let pool = startPool();
@@ -133,7 +90,6 @@ function flushChanges(run: Run): void {
 
 async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void> {
   current?.controller.abort();
-  endWarmUp();
   await wasm;
   answer?.free();
   answer = null;
@@ -355,7 +311,6 @@ scope.onmessage = (event) => {
   const msg = event.data;
   if (msg.type === 'pool') {
     current?.controller.abort();
-    endWarmUp();
     pool.terminate();
     pool = startPool(msg.size);
   } else if (msg.type === 'run') void start(msg);

@@ -104,13 +104,6 @@ impl BlobScanner {
     }
 }
 
-/// A small synthetic PBF file (`encode::warm_up_file`) for a first query that runs every stage
-/// of a read once, before a real file arrives.
-#[wasm_bindgen(js_name = warmUpFile)]
-pub fn warm_up_file() -> Vec<u8> {
-    crate::encode::warm_up_file()
-}
-
 /// A file's identity for its blob index (16 bytes, [`FileIdentity`]): `size` in bytes, `head`
 /// and `tail` its first and last `min(size, 1 MiB)` bytes.
 #[wasm_bindgen(js_name = fileIdentity)]

@@ -273,29 +273,3 @@ pub fn file(header: &proto::HeaderBlock, blocks: &[proto::PrimitiveBlock]) -> Ve
     }
     out
 }
-
-/// A small synthetic file of the usual shape (about 90 KB): the OSMHeader, then four zlib
-/// OSMData blocks of 8 000 DenseNodes with metadata each, on a grid of about 1.6 × 1.6 km at
-/// (0, 0.01·block) degrees, every tenth tagged `amenity=cafe`, and 1 000 tagged ways of 8 refs.
-/// For a first query in a page that runs every stage once, so that V8 has compiled them before
-/// a real file arrives (README, "the app's first query in a page").
-pub fn warm_up_file() -> Vec<u8> {
-    const NODES: i64 = 8_000;
-    let tagged: &[(&str, &str)] = &[("amenity", "cafe"), ("name", "Cafe")];
-    let way_tags: &[(&str, &str)] = &[("highway", "residential"), ("name", "Street")];
-    let info = |i: i64| InfoSpec { version: 1 + (i % 5) as i32, timestamp: 1_600_000_000 + i * 97, changeset: 9_000_000 + i, uid: (i % 300) as i32, user: "mapper", visible: true };
-    let blocks: Vec<proto::PrimitiveBlock> = (0..4i64)
-        .map(|b| {
-            let first = 1 + b * NODES * 3;
-            let nodes: Vec<NodeSpec> = (0..NODES)
-                .map(|i| NodeSpec { id: first + i * 3, lat: (i / 90) as f64 * 1.6e-4, lon: 0.01 * b as f64 + (i % 90) as f64 * 2e-4, tags: if i % 10 == 0 { tagged } else { &[] } })
-                .collect();
-            let refs: Vec<Vec<i64>> = (0..1_000i64).map(|w| (0..8).map(|k| first + ((w * 8 + k) % NODES) * 3).collect()).collect();
-            let ways: Vec<WaySpec> = refs.iter().enumerate().map(|(w, refs)| WaySpec { id: 1 + b * 1_000 + w as i64, refs, tags: way_tags }).collect();
-            let node_info: Vec<InfoSpec> = (0..NODES).map(info).collect();
-            let way_info: Vec<InfoSpec> = (0..1_000).map(info).collect();
-            with_metadata(primitive_block(&nodes, &ways), &node_info, &way_info, &[])
-        })
-        .collect();
-    file(&header_block(&["OsmSchema-V0.6", "DenseNodes"], [0.0, 0.0, 0.05, 0.02]), &blocks)
-}
