@@ -26,9 +26,8 @@ export interface Order {
 export class ResultList {
   private count = 0;
   private rows: RowSource = async () => [];
-  /** Rows on screen, by index, and their elements (kept across redraws, see {@link draw}). */
-  private shown = new Map<number, Match>();
-  private items = new Map<number, HTMLLIElement>();
+  /** Rows on screen, by index: each one's match and element (kept across redraws, see {@link draw}). */
+  private shown = new Map<number, { match: Match; li: HTMLLIElement }>();
   private drawQueued = false;
   /** Bumped on every new answer or order, so rows fetched for an older one are dropped. */
   private generation = 0;
@@ -48,7 +47,7 @@ export class ResultList {
   ) {
     list.addEventListener('click', (e) => {
       const li = (e.target as HTMLElement).closest('li');
-      const match = li ? this.shown.get(Number(li.dataset.index)) : undefined;
+      const match = li ? this.shown.get(Number(li.dataset.index))?.match : undefined;
       if (match) onPick(match);
     });
     header.addEventListener('click', (e) => {
@@ -66,7 +65,6 @@ export class ResultList {
     this.count = 0;
     this.order = { column: null, descending: false };
     this.shown.clear();
-    this.items.clear();
     this.list.replaceChildren();
     this.list.style.height = '0px';
     this.scroller.scrollTop = 0;
@@ -138,18 +136,17 @@ export class ResultList {
     const last = Math.min(this.count, first + visible);
     const rows = await this.rows(first, last - first);
     if (generation !== this.generation) return;
-    this.shown = new Map(rows.map((m, i) => [first + i, m]));
     // A row keeps its element while it stays in view: replacing it between a press and a
     // release on it would lose the click (the browser sends none to a removed element).
-    const items = new Map(rows.map((m, i) => [first + i, this.fill(this.items.get(first + i) ?? document.createElement('li'), m, first + i)]));
-    for (const [index, li] of this.items) if (!items.has(index)) li.remove();
+    const shown = new Map(rows.map((match, i) => [first + i, { match, li: this.fill(this.shown.get(first + i)?.li ?? document.createElement('li'), match, first + i) }]));
+    for (const [index, { li }] of this.shown) if (!shown.has(index)) li.remove();
     let previous: HTMLLIElement | null = null;
-    for (const li of items.values()) {
+    for (const { li } of shown.values()) {
       const next: ChildNode | null = previous ? previous.nextSibling : this.list.firstChild;
       if (next !== li) this.list.insertBefore(li, next); // rows still in view stay put
       previous = li;
     }
-    this.items = items;
+    this.shown = shown;
   }
 
   /**
