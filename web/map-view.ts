@@ -313,9 +313,19 @@ export class MapView {
     if (polygon && fit) this.fit(polygonBounds(polygon));
   }
 
-  /** Draws the file's header bbox `[minlon, minlat, maxlon, maxlat]` and, if `fit`, frames it. */
+  /** The header bbox drawn, as JSON (see setHeaderBbox). */
+  private headerBboxKey = JSON.stringify(null);
+
+  /**
+   * Draws the file's header bbox `[minlon, minlat, maxlon, maxlat]` (degrees; null clears it)
+   * and, if `fit`, frames it.
+   */
   async setHeaderBbox(bbox: number[] | null, fit: boolean): Promise<void> {
-    (await this.source('header-bbox')).setData(bbox ? bboxPolygon(bbox) : EMPTY);
+    // Every setData redraws the map: skip it when the bbox drawn is already this one.
+    const key = JSON.stringify(bbox);
+    const source = await this.source('header-bbox');
+    if (key !== this.headerBboxKey) source.setData(bbox ? bboxPolygon(bbox) : EMPTY);
+    this.headerBboxKey = key;
     if (bbox && fit) this.fit(bbox as [number, number, number, number]);
   }
 

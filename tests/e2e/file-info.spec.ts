@@ -81,3 +81,39 @@ test('a zstd twin counts its blobs as zstd', async ({ page }) => {
   expect(Object.keys(info.facts.blobs)).toEqual(['zstd']);
   expect(info.facts.counts.nodes).toBe(answers('malta').count.nodes);
 });
+
+/** The header bbox the map draws, `[w, s, e, n]` in degrees (null when none). */
+async function drawnHeaderBbox(page: Page): Promise<number[] | null> {
+  return page.evaluate(async () => {
+    const map = (window as unknown as { pbfExplorerMap: { getSource(id: string): { getData(): Promise<GeoJSON.FeatureCollection | GeoJSON.Feature> } } }).pbfExplorerMap;
+    const data = await map.getSource('header-bbox').getData();
+    const features = data.type === 'FeatureCollection' ? data.features : [data];
+    const ring = features.flatMap((f) => (f.geometry.type === 'Polygon' ? f.geometry.coordinates[0] : []));
+    if (ring.length === 0) return null;
+    const lons = ring.map((p) => p[0]);
+    const lats = ring.map((p) => p[1]);
+    return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+  });
+}
+
+test("the map draws the header's bbox of the file read, with the answer or at once when it frames the view", async ({ page }) => {
+  const near = (got: number[] | null, want: number[]) => got !== null && got.every((v, i) => Math.abs(v - want[i]) < 1e-6);
+  // An area query: the bbox waits for the first matches (one map frame instead of two).
+  await page.goto('/?q=amenity%3Dcafe&near=35.8989,14.5146&radius=1000');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 30_000 });
+  await expect.poll(async () => near(await drawnHeaderBbox(page), answers('malta').header.bbox)).toBe(true);
+  // Another file with no match in the area: its own bbox, drawn at the end, not Malta's.
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'helsinki.osm.pbf'));
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 30_000 });
+  await expect(page.getByTestId('result-count')).toHaveText('0');
+  await expect.poll(async () => near(await drawnHeaderBbox(page), answers('helsinki').header.bbox)).toBe(true);
+  // The whole file: the view is framed on the bbox as soon as the header is read.
+  await page.goto('/?q=amenity%3Dcafe');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 30_000 });
+  const [w, s, e, n] = answers('malta').header.bbox;
+  expect(near(await drawnHeaderBbox(page), [w, s, e, n])).toBe(true);
+  const centre = await page.evaluate(() => (window as unknown as { pbfExplorerMap: { getCenter(): { lng: number; lat: number } } }).pbfExplorerMap.getCenter());
+  expect(centre.lng > w && centre.lng < e && centre.lat > s && centre.lat < n).toBe(true);
+});
