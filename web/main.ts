@@ -26,7 +26,8 @@ const $ = <T extends HTMLElement>(selector: string) => document.querySelector(se
 const form = new QueryForm($<HTMLFormElement>('#query-form'));
 const progress = new ProgressView($('#progress'));
 const fileInfo = new FileInfoView($('#file-info-view'));
-const client = new QueryClient();
+// The query worker warms the decoder up on the bundled sample while the page waits for a file.
+const client = new QueryClient(undefined, new URL(SAMPLE_URL, document.baseURI).href);
 
 // An online basemap, when the URL asks for one; the page starts without it if it cannot load.
 const basemapUrl = readUrl(location.search).basemap ?? null;

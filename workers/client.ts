@@ -122,8 +122,15 @@ export class QueryClient {
   /** Resolves with the number of decode workers once they have loaded the decoder. */
   ready!: Promise<number>;
 
-  /** @param decodeWorkers how many decode workers to run; default one per core. */
-  constructor(private readonly decodeWorkers?: number) {
+  /**
+   * @param decodeWorkers how many decode workers to run; default one per core.
+   * @param warmUpUrl a PBF (the bundled sample) whose blobs the query worker scans while idle,
+   *   so that V8 has the decoder optimized before the first query (`workers/warm-up.ts`).
+   */
+  constructor(
+    private readonly decodeWorkers?: number,
+    private readonly warmUpUrl?: string,
+  ) {
     this.start();
   }
 
@@ -136,6 +143,7 @@ export class QueryClient {
       if (e.data.type === 'ready' && this.decodeWorkers !== undefined && e.data.decodeWorkers !== this.decodeWorkers) return;
       this.onMessage(e.data, ready);
     };
+    if (this.warmUpUrl !== undefined) this.post({ type: 'warm-up', url: this.warmUpUrl });
     if (this.decodeWorkers !== undefined) this.post({ type: 'pool', size: this.decodeWorkers });
   }
 

@@ -35,6 +35,8 @@ export type CallReply = { [K in QueryCall]: { call: K; id: number; result: Query
 export type ToQueryWorker =
   /** Use `size` decode workers from now on (default: one per core). */
   | { type: 'pool'; size: number }
+  /** Warm the decoder up on the PBF at `url` while idle (`warm-up.ts`); `ready` waits for it. */
+  | { type: 'warm-up'; url: string }
   /**
    * Run `query` on `source` (cancelling any run before it). `confirmAbove`: when set and the
    * source is a URL of another origin larger than this many bytes, ask the page first.
@@ -51,6 +53,7 @@ export type RunEnd = { status: 'done' } | { status: 'cancelled' } | { status: 'e
 
 /** Messages from the query worker to the page. */
 export type FromQueryWorker =
+  /** The decode workers have loaded the decoder, and a warm-up asked for has ended. */
   | { type: 'ready'; decodeWorkers: number }
   /** What is known about the file: sent once its header is read, again after a whole read. */
   | { type: 'file-info'; run: number; info: FileInfo }

@@ -13,6 +13,7 @@ import { dropIndex, identityOf, indexBeside, loadIndex, saveIndex } from './inde
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
+import { warmUp } from './warm-up';
 import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
@@ -37,10 +38,14 @@ const progressInterval = (elapsedMs: number) => (elapsedMs < 5000 ? 500 : 1000);
 const wasm = init({ module_or_path: wasmUrl });
 /** Blob buffers, shared by every read: the decode workers hand them back after use. */
 const buffers = new BufferPool();
+/** Settles when the warm-up asked for has ended (at once when none was). */
+let warmedUp: Promise<void> = Promise.resolve();
+/** Set by the first run: a warm-up still going stops at its next blob. */
+let busy = false;
 const startPool = (size?: number) => {
   const fresh = new DecodePool(size);
   fresh.onSpent = (buffer) => buffers.put(buffer);
-  void fresh.ready().then(() => post({ type: 'ready', decodeWorkers: fresh.size }));
+  void fresh.ready().then(() => warmedUp).then(() => post({ type: 'ready', decodeWorkers: fresh.size }));
   return fresh;
 };
 let pool = startPool();
@@ -309,7 +314,9 @@ async function reply(req: CallRequest): Promise<CallReply> {
 
 scope.onmessage = (event) => {
   const msg = event.data;
-  if (msg.type === 'pool') {
+  if (msg.type === 'run') busy = true;
+  if (msg.type === 'warm-up') warmedUp = wasm.then(() => warmUp(msg.url, () => busy));
+  else if (msg.type === 'pool') {
     current?.controller.abort();
     pool.terminate();
     pool = startPool(msg.size);
