@@ -84,7 +84,7 @@ let runFileName = '';
 let source: SourceSpec | null = null;
 let sourceUrl: string | null = null;
 let sourceFile: string | null = null;
-/** The file (name, size and time, or URL) whose header bbox the map shows or will show. */
+/** The file (name, size and time, or URL) whose header bbox the map shows, if any. */
 let headerBboxOf: string | null = null;
 /** Set while the page applies a link, so its map view is kept rather than fitted to the area. */
 let keepMapView = false;
@@ -162,8 +162,14 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   void mapView.setArea(polygon, fit);
   // Another file's bbox goes now, with the run's other map changes.
   const sourceKey = src.kind === 'file' ? `${src.file.name}|${src.file.size}|${src.file.lastModified}` : src.url;
-  if (sourceKey !== headerBboxOf) void mapView.setHeaderBbox(null, false);
-  headerBboxOf = sourceKey;
+  if (sourceKey !== headerBboxOf) {
+    void mapView.setHeaderBbox(null, false);
+    headerBboxOf = null;
+  }
+  const showHeaderBbox = (bbox: number[] | null, fit: boolean) => {
+    void mapView.setHeaderBbox(bbox, fit);
+    headerBboxOf = sourceKey;
+  };
   /**
    * The header's bbox when it waits: unless the view is framed on it, it is drawn with the
    * next map change (the first matches, or the end) rather than on its own. Each map change
@@ -171,7 +177,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
    */
   let waitingBbox: number[] | null | undefined;
   const drawWaitingBbox = () => {
-    if (waitingBbox !== undefined) void mapView.setHeaderBbox(waitingBbox, false);
+    if (waitingBbox !== undefined) showHeaderBbox(waitingBbox, false);
     waitingBbox = undefined;
   };
   if (fromLink && src.kind === 'url' && !(await hostAllowed(src.url))) {
@@ -185,7 +191,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
       fileInfo.show(info);
       // The first word of a run (its header) brings the header bbox; a whole read's facts follow.
       if (info.header && !info.facts) {
-        if (polygon === null && fit) void mapView.setHeaderBbox(info.header.bbox, true);
+        if (polygon === null && fit) showHeaderBbox(info.header.bbox, true);
         else waitingBbox = info.header.bbox;
       }
     },
