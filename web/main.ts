@@ -4,7 +4,7 @@
  * never touches the file's bytes.
  */
 import './style.css';
-import { QueryClient, type SourceSpec } from '../workers/client';
+import { QueryClient, sourceKey, type SourceSpec } from '../workers/client';
 import type { Match, Query } from '../workers/types';
 import { needsNoQuestion, rememberHost } from './known-hosts';
 import { describeQuery } from './query-text';
@@ -26,8 +26,10 @@ const $ = <T extends HTMLElement>(selector: string) => document.querySelector(se
 const form = new QueryForm($<HTMLFormElement>('#query-form'));
 const progress = new ProgressView($('#progress'));
 const fileInfo = new FileInfoView($('#file-info-view'));
+/** The bundled sample (Use sample), served beside the page. */
+const sampleUrl = new URL(SAMPLE_URL, document.baseURI);
 // The query worker warms the decoder up on the bundled sample while the page waits for a file.
-const client = new QueryClient(undefined, new URL(SAMPLE_URL, document.baseURI).href);
+const client = new QueryClient(undefined, sampleUrl.href);
 
 // An online basemap, when the URL asks for one; the page starts without it if it cannot load.
 const basemapUrl = readUrl(location.search).basemap ?? null;
@@ -84,7 +86,7 @@ let runFileName = '';
 let source: SourceSpec | null = null;
 let sourceUrl: string | null = null;
 let sourceFile: string | null = null;
-/** The file (name, size and time, or URL) whose header bbox the map shows, if any. */
+/** The file (`sourceKey`) whose header bbox the map shows, if any. */
 let headerBboxOf: string | null = null;
 /** Set while the page applies a link, so its map view is kept rather than fitted to the area. */
 let keepMapView = false;
@@ -161,14 +163,14 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   const polygon = areaPolygon(query.area);
   void mapView.setArea(polygon, fit);
   // Another file's bbox goes now, with the run's other map changes.
-  const sourceKey = src.kind === 'file' ? `${src.file.name}|${src.file.size}|${src.file.lastModified}` : src.url;
-  if (sourceKey !== headerBboxOf) {
+  const runFile = sourceKey(src);
+  if (runFile !== headerBboxOf) {
     void mapView.setHeaderBbox(null, false);
     headerBboxOf = null;
   }
   const showHeaderBbox = (bbox: number[] | null, fit: boolean) => {
     void mapView.setHeaderBbox(bbox, fit);
-    headerBboxOf = sourceKey;
+    headerBboxOf = runFile;
   };
   /**
    * The header's bbox when it waits: unless the view is framed on it, it is drawn with the
@@ -260,8 +262,7 @@ saveIndexButton.addEventListener('click', async () => {
   if (index) download(index, `${runFileName}.idx`);
 });
 $('#use-sample').addEventListener('click', () => {
-  const sample = new URL(SAMPLE_URL, document.baseURI);
-  setSource({ kind: 'url', url: sample.href }, sample.pathname);
+  setSource({ kind: 'url', url: sampleUrl.href }, sampleUrl.pathname);
   submit(true);
 });
 fileInput.addEventListener('change', () => {

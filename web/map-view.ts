@@ -299,33 +299,33 @@ export class MapView {
 
   private contextDrawn = false;
 
-  /** The area drawn, as JSON (see setArea). */
-  private areaKey = '';
+  /**
+   * What `setUnlessDrawn` last gave each source, as JSON. The header bbox starts empty, as the
+   * style has it; the area is set once at least (the warm-up draws in it).
+   */
+  private drawnData = new Map<string, string>([['header-bbox', JSON.stringify(EMPTY)]]);
+
+  /** Sets a source's data unless it holds this already: every setData redraws the map. */
+  private async setUnlessDrawn(id: 'area' | 'header-bbox', data: Feature | FeatureCollection): Promise<void> {
+    const key = JSON.stringify(data);
+    const source = await this.source(id);
+    if (this.drawnData.get(id) !== key) source.setData(data);
+    this.drawnData.set(id, key);
+  }
 
   /** Draws the query area (null clears it) and, if `fit`, frames it. */
   async setArea(polygon: Feature<Polygon> | null, fit: boolean): Promise<void> {
     this.touched.area = true;
-    // Every setData redraws the map: skip it when the area drawn is already this one.
-    const key = JSON.stringify(polygon);
-    const source = await this.source('area');
-    if (key !== this.areaKey) source.setData(polygon ?? EMPTY);
-    this.areaKey = key;
+    await this.setUnlessDrawn('area', polygon ?? EMPTY);
     if (polygon && fit) this.fit(polygonBounds(polygon));
   }
-
-  /** The header bbox drawn, as JSON (see setHeaderBbox). */
-  private headerBboxKey = JSON.stringify(null);
 
   /**
    * Draws the file's header bbox `[minlon, minlat, maxlon, maxlat]` (degrees; null clears it)
    * and, if `fit`, frames it.
    */
   async setHeaderBbox(bbox: number[] | null, fit: boolean): Promise<void> {
-    // Every setData redraws the map: skip it when the bbox drawn is already this one.
-    const key = JSON.stringify(bbox);
-    const source = await this.source('header-bbox');
-    if (key !== this.headerBboxKey) source.setData(bbox ? bboxPolygon(bbox) : EMPTY);
-    this.headerBboxKey = key;
+    await this.setUnlessDrawn('header-bbox', bbox ? bboxPolygon(bbox) : EMPTY);
     if (bbox && fit) this.fit(bbox as [number, number, number, number]);
   }
 

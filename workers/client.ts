@@ -7,6 +7,7 @@ import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQue
 import type { FileInfo, Match, Progress, Query, TagStats } from './types';
 
 export type { SourceSpec, RunEnd };
+export { sourceKey } from './messages';
 
 /** What a run tells its caller while it goes. */
 export interface RunHandlers {

@@ -8,6 +8,11 @@ import type { FileInfo, Match, Progress, Query, TagStats } from './types';
 /** Where the file is: a local `File` (cloned to the worker, never read by the page) or a URL. */
 export type SourceSpec = { kind: 'file'; file: File } | { kind: 'url'; url: string };
 
+/** Which file a source is, for telling runs on the same file apart: a File's name, size and time, or the URL. */
+export function sourceKey(spec: SourceSpec): string {
+  return JSON.stringify(spec.kind === 'file' ? [spec.file.name, spec.file.size, spec.file.lastModified] : [spec.url]);
+}
+
 /** Requests that expect one reply, by name: arguments and result. */
 export interface QueryCalls {
   /** `count` rows of the list from `start`, in its stable order (label, then type and id). */

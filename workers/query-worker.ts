@@ -5,7 +5,7 @@
  */
 import init, { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
-import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
+import { sourceKey, type CallReply, type CallRequest, type FromQueryWorker, type RunEnd, type SourceSpec, type ToQueryWorker } from './messages';
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { readContext, type ContextResult } from './read-context';
@@ -232,8 +232,7 @@ function takeIndexToFinish(): (() => Promise<void>) | null {
 let drawnContext: string | null = null;
 
 function contextKey(spec: SourceSpec, query: Query): string {
-  const file = spec.kind === 'file' ? [spec.file.name, spec.file.size, spec.file.lastModified] : [spec.url];
-  return JSON.stringify([file, query.area]);
+  return JSON.stringify([sourceKey(spec), query.area]);
 }
 
 /**

@@ -12,8 +12,9 @@ import { readFrames } from './framer/framer';
 import { FileSource } from './source/source';
 
 /**
- * How many times the sample's blobs are scanned: measured, 3 passes over Helsinki's 4 blobs
- * (~120 ms) left ~25 functions to compile in the first query, 10 passes no fewer.
+ * How many times the sample's blobs are scanned. Measured: 3 passes over Helsinki's 4 blobs
+ * (~120 ms) left 27–30 of 43–52 functions to compile in the first query; 10 passes (tried in the
+ * decode workers) left 21, but their 255 ms at start-up made the first query slower.
  */
 export const WARM_UP_PASSES = 3;
 
