@@ -76,6 +76,7 @@ export async function readTarget(target: string, query: Query | null, options: R
     throw e;
   } finally {
     pool.terminate();
+    source.release?.();
     if (source instanceof NodeFileSource) await source.close();
   }
 }

@@ -3,24 +3,29 @@
  * tests and the benchmark. Paths are `/<token>/<mode>/<file>`: `token` keeps each test's
  * counters apart, `mode` picks the fault:
  *   clean · latency (50 ms before every reply) · 503-once · 429-once (Retry-After: 1) ·
- *   cut-once (one Range reply cut mid-body) · cut-stream-once (the first reply to an open-ended
- *   Range, `bytes=N-`, the way a full read streams the file, cut mid-body) · no-range (Range
+ *   cut-once (one Range reply cut mid-body) · cut-stream-once (the first reply to a Range from
+ *   byte 0, the probe's, which a full read streams on, cut mid-body) · no-range (Range
  *   ignored: 200, whole file) · no-range-cut (that, cut mid-body once) · no-range-no-length
  *   (Range ignored and no Content-Length: a file of unknown size) · change (the file is
- *   replaced after 2 requests) · no-cors (no CORS headers) · range-only (CORS allows the Range
+ *   replaced by another after the first request, the probe) · no-cors (no CORS headers) · range-only (CORS allows the Range
  *   header only, so a request with If-Range fails its preflight) · range-only-change (that,
- *   and the change)
+ *   and the change) · capped (a reply to an open-ended Range holds at most 16 MiB, as some
+ *   servers cap replies)
  * "once" faults hit the second request of a token for its file (the first is the probe, for the
- * first MiB; the second, sent with it, asks for the last MiB).
+ * first MiBs; the second, sent with it, asks for the last MiB).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
  * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far
  * (bodies only), for tests that check how much of a file a query read. A suffix range
  * (`bytes=-N`, the last N bytes: RFC 9110 §14.1.1) is turned into the first-last form sirv
  * reads (it takes it for `bytes=0-N`), as nginx, S3 and other servers answer it.
+ *
+ * Run as a command (`node tests/fault-server.mjs DIR [INDEX_DIR]`), it serves in a process of
+ * its own, as a web server would, and prints its origin on the first line of its output.
  */
 import { createServer } from 'node:http';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sirv from 'sirv';
 
 /** Starts the server on 127.0.0.1 (`port` 0: any free port); resolves to { origin, close }. */
@@ -62,12 +67,13 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
       }
       if (mode === 'no-range-no-length') dropContentLength(res);
       // Replaced by a larger file, so the ranges still exist but hold other bytes.
-      if ((mode === 'change' || mode === 'range-only-change') && n > 2) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
+      if ((mode === 'change' || mode === 'range-only-change') && n > 1) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
       if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
-      if (mode === 'cut-stream-once' && /^bytes=\d+-$/.test(req.headers.range ?? '') && !streamsCut.has(token)) {
+      if (mode === 'cut-stream-once' && /^bytes=0-/.test(req.headers.range ?? '') && !streamsCut.has(token)) {
         streamsCut.add(token);
         cutAfterHalf(res);
       }
+      if (mode === 'capped') req.headers.range = req.headers.range?.replace(/^bytes=(\d+)-$/, (_, from) => `bytes=${from}-${Number(from) + CAP - 1}`);
       req.url = `/${file}`;
       const suffix = /^bytes=-(\d+)$/.exec(req.headers.range ?? '');
       if (suffix) req.headers.range = suffixRange(join(dir, file), Number(suffix[1]));
@@ -91,6 +97,9 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
 }
+
+/** Bytes at most in a reply to an open-ended Range, in mode `capped`. */
+const CAP = 16 << 20;
 
 /** `bytes=-n` of the file at `path` as `bytes=a-b` (the whole file when n exceeds it). */
 function suffixRange(path, n) {
@@ -138,4 +147,10 @@ function cutAfterHalf(res) {
     sent += chunk.length;
     return write(chunk, ...args);
   };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [dir, indexDir] = process.argv.slice(2);
+  const { origin } = await startFaultServer(dir, { indexDir: indexDir ?? null });
+  console.log(origin);
 }

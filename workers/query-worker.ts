@@ -77,6 +77,7 @@ async function confirmed(run: Run, source: FetchSource, above: number): Promise<
   if (new URL(source.name).origin === location.origin) return true;
   await source.open(run.controller.signal);
   if (source.size <= above) return true;
+  source.release(); // nothing more comes before a yes
   post({ type: 'confirm', run: run.id, host: source.host, bytes: source.size });
   return new Promise((resolve) => {
     run.confirm = resolve;
@@ -155,6 +156,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
     end = cancelled ? { status: 'cancelled' } : { status: 'error', message: (e as Error).message ?? String(e) };
   }
+  source?.release?.(); // a read that stopped early leaves no reply downloading
   if (changesTimer) clearTimeout(changesTimer);
   if (!isCurrent()) return;
   flushChanges(run); // what was found before a failure stays on the map

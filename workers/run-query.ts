@@ -130,6 +130,7 @@ export async function runQuery(
     await source.open(stop.signal);
     progress.totalBytes = source.size;
     const plan = query && blobIndex ? indexedPlan(assembler, blobIndex) : null;
+    if (plan) source.release?.(); // only the planned blobs are read
     const building = blobIndex !== undefined && plan === null;
     if (blobIndex) progress.blobIndex = plan ? 'used' : 'building';
     report();

@@ -31,6 +31,11 @@ export interface Source {
   readonly stats?: FetchStats;
   /** How the framer should read this source: bytes per read, and reads in flight. */
   readonly readOptions?: { chunkSize: number; readAhead: number };
+  /**
+   * Lets go of bytes fetched ahead for a full read (the rest of an HTTP probe's reply), when no
+   * full read is coming; {@link Source.read} still works, and a later full read fetches anew.
+   */
+  release?(): void;
 }
 
 /**
@@ -140,6 +145,45 @@ export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?:
   } finally {
     if (ended) reader.releaseLock();
     else void reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * The first `length` bytes of `stream` (fewer when it ends first), its reader released after, so
+ * the stream can be read on from there. A byte stream is read with a BYOB reader, which takes
+ * no byte more; from another stream, `extra` holds what its last chunk brought past `length`.
+ */
+export async function readFirst(stream: ReadableStream<Uint8Array>, length: number, signal?: AbortSignal): Promise<{ bytes: Uint8Array; extra: Uint8Array | null }> {
+  let byob: ReadableStreamBYOBReader | null = null;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    // not a byte stream: read below
+  }
+  if (byob) {
+    try {
+      const { view, filled } = await fillFrom(byob, new Uint8Array(length), signal);
+      return { bytes: view.subarray(0, filled), extra: null };
+    } finally {
+      byob.releaseLock();
+    }
+  }
+  const reader = stream.getReader();
+  const bytes = new Uint8Array(length);
+  let filled = 0;
+  try {
+    while (filled < length) {
+      if (signal?.aborted) throw signal.reason;
+      const { done, value } = await reader.read();
+      if (done) break;
+      const taken = Math.min(value.length, length - filled);
+      bytes.set(value.subarray(0, taken), filled);
+      filled += taken;
+      if (taken < value.length) return { bytes, extra: value.subarray(taken) };
+    }
+    return { bytes: bytes.subarray(0, filled), extra: null };
+  } finally {
+    reader.releaseLock();
   }
 }
 
