@@ -87,6 +87,8 @@ async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobI
   if (mode.kind === 'none') return undefined;
   // A local file without FILE.idx needs no identity (2 MiB read and hashed).
   if (mode.kind === 'beside' && source instanceof NodeFileSource && !existsSync(`${source.name}.idx`)) return undefined;
+  // A server's .idx is asked for along with the identity's reads (one round trip less), as the page does.
+  const beside = mode.kind !== 'build' && source instanceof FetchSource ? indexBeside(source) : null;
   const identity = await identityOf(source);
   if (!identity) {
     if (mode.kind === 'build') throw new Error(`${source.name} cannot be read at random (no Range support), so it gets no blob index`);
@@ -99,7 +101,7 @@ async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobI
     };
     return { identity, bytes: null, onBuilt, onRefused: () => {} };
   }
-  const bytes = source instanceof FetchSource ? await indexBeside(source) : await localIndex(`${source.name}.idx`);
+  const bytes = beside ? await beside : await localIndex(`${source.name}.idx`);
   if (!bytes) return undefined; // then the read is a plain full read, building nothing
   return {
     identity,

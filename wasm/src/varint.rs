@@ -39,16 +39,24 @@ impl<'a> Varints<'a> {
     /// varint, [`DecodeError::Overflow`] for a varint longer than 10 bytes.
     #[inline]
     pub fn next_u64(&mut self) -> Result<u64, DecodeError> {
-        // With four bytes left, up to four bytes unrolled, with neither a bounds check nor the
-        // overflow check per byte: the DenseNodes columns and the refs are varints of 1 to 4
-        // bytes by the million (Wasm scan of the 110 MB file 1145 -> 1107 ms). Four, not ten:
-        // a way's refs are 14 bytes on average, and most of them had been left to the byte
-        // loop (native: the blob index's cost to the scan +101–105 → +87–95 ms).
-        if let Some(&[b0, b1, b2, b3]) = self.bytes.get(self.pos..self.pos + 4) {
-            if b0 < 0x80 {
+        // A one-byte varint first, wherever it is; then, with four bytes left, up to four bytes
+        // unrolled, with neither a bounds check nor the overflow check per byte: the DenseNodes
+        // columns and the refs are varints of 1 to 4 bytes by the million (Wasm scan of the
+        // 110 MB file 1145 -> 1107 ms). The unrolled path had needed ten bytes left: a way's
+        // refs (14 bytes on average), its keys and vals (a few) and the field keys near a
+        // message's end had mostly taken the byte loop. Measured, the read of the 110 MB file
+        // for the 1000 m query in Wasm (Node, best of 5, 3 alternations): ten bytes left
+        // 995–1028 ms, four 1013–1036, a byte first and then four 987–1001; with the blob
+        // index, four 1142–1151, a byte first 1096–1110.
+        match self.bytes.get(self.pos) {
+            Some(&b0) if b0 < 0x80 => {
                 self.pos += 1;
                 return Ok(u64::from(b0));
             }
+            None => return self.next_u64_slow(),
+            _ => {}
+        }
+        if let Some(&[b0, b1, b2, b3]) = self.bytes.get(self.pos..self.pos + 4) {
             let v = u64::from(b0 & 0x7f) | u64::from(b1 & 0x7f) << 7;
             if b1 < 0x80 {
                 self.pos += 2;
