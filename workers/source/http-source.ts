@@ -112,17 +112,16 @@ export class FetchSource implements Source {
     // Sent after the probe (a fault server's counts stay in order); stopped if the probe fails.
     const stopTail = new AbortController();
     const tail = this.fetchTail(signal ? AbortSignal.any([signal, stopTail.signal]) : stopTail.signal);
-    const probeReply = await probed.catch((e) => {
+    const { res, head, extra, size, end } = await probed.catch((e) => {
       stopTail.abort();
       throw e;
     });
-    const { res, head, size } = probeReply;
     this.etag = res.headers.get('ETag');
     this.lastModified = res.headers.get('Last-Modified');
     if (head) {
       this.size = size;
       this.head = head;
-      this.rest = { res, extra: probeReply.extra, end: probeReply.end };
+      this.rest = { res, extra, end };
       this.tail = tail.then((t) => (t && this.sameVersion(t.res) && t.range[1] === this.size - 1 && t.range[2] === this.size ? t.bytes : null));
     } else {
       // 200: no Range support. Keep this response: its body is the whole file, read as a stream.
