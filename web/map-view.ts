@@ -202,14 +202,20 @@ export class MapView {
    * 100–200 ms — better while the page is idle than when the first match arrives.
    */
   private async warmUp(): Promise<void> {
-    const [area, matches] = await Promise.all([this.source('area'), this.source('matches')]);
+    const [area, matches, headerBbox] = await Promise.all([this.source('area'), this.source('matches'), this.source('header-bbox')]);
+    // After the first camera moves (a shared URL frames its area at load): a feature out of
+    // view is not drawn, and its layer's shaders would then wait for the first match.
+    await this.map.once('idle');
     const c = this.map.getCenter();
     const point = (properties: Record<string, unknown>): Feature => ({ type: 'Feature', properties, geometry: { type: 'Point', coordinates: [c.lng, c.lat] } });
     const ring: [number, number][] = [[c.lng, c.lat], [c.lng + 0.1, c.lat], [c.lng, c.lat + 0.1], [c.lng, c.lat]];
     const line: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'LineString', coordinates: ring.slice(0, 2) } };
     const polygon: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'Polygon', coordinates: [ring] } };
     // Only sources no query has set yet (this runs after a tick or two).
-    if (!this.touched.area) void area.setData(bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]));
+    const around = bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]);
+    if (!this.touched.area) void area.setData(around);
+    const bboxUntouched = () => this.drawnData.get('header-bbox') === JSON.stringify(EMPTY);
+    if (bboxUntouched()) void headerBbox.setData(around);
     if (!this.touched.matches) {
       // A node, a way, a line, an area and a cluster (as the clustered source marks them: `point_count`).
       void matches.setData({ type: 'FeatureCollection', features: [point({ type: 'node' }), point({ type: 'way' }), line, polygon, point({ point_count: 2 })] });
@@ -218,6 +224,7 @@ export class MapView {
     await this.map.once('idle');
     // A query that started meanwhile has replaced these already.
     if (!this.touched.area) void area.setData(EMPTY);
+    if (bboxUntouched()) void headerBbox.setData(EMPTY);
     if (!this.touched.matches) {
       void matches.setData(EMPTY);
       this.matchesDrawn = false;

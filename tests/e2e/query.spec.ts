@@ -38,6 +38,48 @@ test('a query from URL parameters alone runs on the bundled sample', async ({ pa
   await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('© OpenStreetMap contributors');
 });
 
+test('a shared link compiles the match layers\' shaders before the file comes, not when the first match is drawn', async ({ page }) => {
+  // A shader compiled at the first match blocked the page for 100–150 ms on a software
+  // renderer, mid-query: the link frames its area (Malta) at load, and the warm-up's features
+  // had been drawn at the map's first centre (Helsinki), out of view.
+  await page.addInitScript(() => {
+    const w = window as unknown as { linked: number };
+    w.linked = 0;
+    for (const C of [WebGL2RenderingContext, WebGLRenderingContext]) {
+      const link = C.prototype.linkProgram;
+      C.prototype.linkProgram = function (program: WebGLProgram) {
+        w.linked++;
+        return link.call(this, program);
+      };
+    }
+  });
+  const q = QUERIES.find((x) => x.file === 'malta.osm.pbf' && x.q === 'amenity=cafe')!;
+  await page.goto(`/${querySearch(q)}`);
+  const linked = () => page.evaluate(() => (window as unknown as { linked: number }).linked);
+  // The page is warm once no program has been linked for 1.5 s.
+  let before = -1;
+  for (let now = await linked(); now !== before; now = await linked()) {
+    before = now;
+    await page.waitForTimeout(1500);
+  }
+  expect(before).toBeGreaterThan(0);
+  await page.evaluate(() => {
+    const w = window as unknown as { linked: number; linkedAtDone: number | null };
+    w.linkedAtDone = null;
+    const status = document.querySelector('[data-testid=status]')!;
+    new MutationObserver((_, o) => {
+      if (status.textContent === 'done') {
+        w.linkedAtDone = w.linked;
+        o.disconnect();
+      }
+    }).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, q.file));
+  await expect(status(page)).toHaveText('done');
+  expect(Number(await count(page).textContent())).toBeGreaterThan(0);
+  expect(await page.evaluate(() => (window as unknown as { linkedAtDone: number }).linkedAtDone)).toBe(before);
+});
+
 test('a file that is not a PBF gives a clear error and the page stays usable', async ({ page }) => {
   await page.goto('/?q=amenity=cafe&near=60.1699,24.9384&radius=1000');
   await page.locator('input[type=file]').setInputFiles({
