@@ -147,9 +147,10 @@ function previewArea(fit = false): void {
 /**
  * Cancels any running query and runs `query` on `src`; matches stream onto the map as the
  * query worker sends them. `fromLink`: the run was started by opening a link, so a large
- * cross-origin read is confirmed first.
+ * cross-origin read is confirmed first. `record` writes the query into the URL and the tab's
+ * title; it is called as the run ends (not when a newer run replaced it).
  */
-async function run(src: SourceSpec, query: Query, fromLink = false): Promise<void> {
+async function run(src: SourceSpec, query: Query, fromLink: boolean, record: () => void): Promise<void> {
   const fit = !keepMapView;
   const name = src.kind === 'file' ? src.file.name : src.url;
   void mapView.clearMatches();
@@ -183,11 +184,11 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
     waitingBbox = undefined;
   };
   if (fromLink && src.kind === 'url' && !(await hostAllowed(src.url))) {
+    record();
     progress.setStatus('cancelled');
     cancelButton.disabled = true;
     return;
   }
-  document.title = `${describeQuery(query)} — pbf-explorer`;
   const end = await client.run(src, query, {
     onFileInfo: (info) => {
       fileInfo.show(info);
@@ -218,6 +219,7 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   exportButton.disabled = csvButton.disabled = end.count === 0;
   saveIndexButton.disabled = !end.blobIndex;
   if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns));
+  record();
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
   // A syntax error (the decoder parses the query before reading) marks its spot in the input.
   const column = end.status === 'error' ? /syntax error at column (\d+)/.exec(end.message)?.[1] : undefined;
@@ -225,7 +227,10 @@ async function run(src: SourceSpec, query: Query, fromLink = false): Promise<voi
   cancelButton.disabled = true;
 }
 
-/** Runs the form's query on the current file, and records it in the URL. */
+/** Records the running query in the URL and the title as it ends; null when no run is going. */
+let recordRun: (() => void) | null = null;
+
+/** Runs the form's query on the current file, and records it in the URL once the run ends. */
 function submit(push: boolean, fromLink = false): void {
   let query: Query;
   try {
@@ -234,14 +239,25 @@ function submit(push: boolean, fromLink = false): void {
     progress.setStatus(`error: ${(e as Error).message}`);
     return;
   }
-  const search = writeUrl(form.state, linkContext());
-  if (search !== location.search) history[push ? 'pushState' : 'replaceState'](null, '', search);
+  const state = form.state;
+  // The URL (with the map view as the run left it) and the tab's title change as the run ends:
+  // the browser redraws its toolbar for a new URL and its tab for a new title, each a frame of
+  // its own, which a software renderer draws in ~60 ms of CPU taken from the decoders (README
+  // "Measured decisions").
+  const record = () => {
+    const search = writeUrl(state, linkContext());
+    if (search !== location.search) history[push ? 'pushState' : 'replaceState'](null, '', search);
+    document.title = `${describeQuery(query)} — pbf-explorer`;
+    if (recordRun === record) recordRun = null;
+  };
   if (!source) {
+    record();
     progress.setStatus('choose a .osm.pbf file (or the sample) to run the query');
     void mapView.setArea(areaPolygon(query.area), !keepMapView);
     return;
   }
-  void run(source, query, fromLink);
+  recordRun = record;
+  void run(source, query, fromLink, record);
 }
 
 function openFile(file: File): void {
@@ -328,7 +344,7 @@ $<HTMLFormElement>('#url-form').addEventListener('submit', (e) => {
 
 // The map view follows into the URL (without adding history entries).
 mapView.map.on('moveend', () => {
-  if (keepMapView) return;
+  if (keepMapView || recordRun) return; // a run writes the view as it ends
   const search = writeUrl(form.state, linkContext());
   if (search !== location.search) history.replaceState(null, '', search);
 });

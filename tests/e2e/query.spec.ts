@@ -136,6 +136,43 @@ test('a dot on the map opens the popup of its match', async ({ page }) => {
   await expect(popup.locator('a').first()).toHaveAttribute('href', `https://www.openstreetmap.org/node/${target!.node}`);
 });
 
+test('the URL and the title take a query as its run ends, not while the decoders work', async ({ page }) => {
+  // Each is a browser frame of its own (toolbar, tab), ~60 ms of a software renderer's CPU.
+  await page.addInitScript(() => {
+    const w = window as unknown as { writes: string[] };
+    w.writes = [];
+    const when = (what: string) => {
+      const bar = document.querySelector('progress');
+      w.writes.push(`${what} at progress ${bar?.value} with ${document.querySelector('[data-testid=result-count]')?.textContent} matches`);
+    };
+    for (const name of ['pushState', 'replaceState'] as const) {
+      const write = history[name].bind(history);
+      history[name] = (data, unused, url) => {
+        if (String(url).includes('file=')) when('url');
+        write(data, unused, url);
+      };
+    }
+    const title = Object.getOwnPropertyDescriptor(Document.prototype, 'title')!;
+    Object.defineProperty(document, 'title', {
+      get: () => title.get!.call(document),
+      set: (v: string) => {
+        if (v.includes('amenity=cafe')) when('title');
+        title.set!.call(document, v);
+      },
+    });
+  });
+  const q = QUERIES.find((x) => x.file === 'malta.osm.pbf' && x.q === 'amenity=cafe')!;
+  await page.goto(`/${querySearch(q)}`);
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, q.file));
+  await expect(status(page)).toHaveText('done');
+  const matches = await count(page).textContent();
+  expect(new URL(page.url()).searchParams.get('file')).toBe(q.file);
+  expect(await page.evaluate(() => (window as unknown as { writes: string[] }).writes)).toEqual([
+    `url at progress 1 with ${matches} matches`,
+    `title at progress 1 with ${matches} matches`,
+  ]);
+});
+
 test('the form runs a new query on the file already open, and the URL follows it', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Use sample (Helsinki)' }).click();
