@@ -197,9 +197,10 @@ export class MapView {
   }
 
   /**
-   * Draws one of each kind of feature once and removes it, at load: WebGL compiles a layer's
-   * shaders on its first draw, which on a software renderer (SwiftShader) blocks the page for
-   * 100–200 ms — better while the page is idle than when the first match arrives.
+   * Draws one of each kind of feature once and removes it, once the map's first view is
+   * drawn: WebGL compiles a layer's shaders on its first draw, which on a software renderer
+   * (SwiftShader) blocks the page for 100–200 ms — better while the page is idle than when the
+   * first match arrives.
    */
   private async warmUp(): Promise<void> {
     const [area, matches, headerBbox] = await Promise.all([this.source('area'), this.source('matches'), this.source('header-bbox')]);
@@ -211,7 +212,7 @@ export class MapView {
     const ring: [number, number][] = [[c.lng, c.lat], [c.lng + 0.1, c.lat], [c.lng, c.lat + 0.1], [c.lng, c.lat]];
     const line: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'LineString', coordinates: ring.slice(0, 2) } };
     const polygon: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'Polygon', coordinates: [ring] } };
-    // Only sources no query has set yet (this runs after a tick or two).
+    // Only sources no query has set yet.
     const around = bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]);
     if (!this.touched.area) void area.setData(around);
     const bboxUntouched = () => this.drawnData.get('header-bbox') === JSON.stringify(EMPTY);
