@@ -87,10 +87,16 @@ async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobI
   if (mode.kind === 'none') return undefined;
   // A local file without FILE.idx needs no identity (2 MiB read and hashed).
   if (mode.kind === 'beside' && source instanceof NodeFileSource && !existsSync(`${source.name}.idx`)) return undefined;
-  // A server's .idx is asked for along with the identity's reads (one round trip less), as the page does.
-  const beside = mode.kind !== 'build' && source instanceof FetchSource ? indexBeside(source) : null;
-  const identity = await identityOf(source);
+  // A server's .idx is asked for along with the identity's reads (one round trip less), as the
+  // page does, and dropped when the file has no identity.
+  const besideRequest = new AbortController();
+  const beside = mode.kind !== 'build' && source instanceof FetchSource ? indexBeside(source, besideRequest.signal) : null;
+  const identity = await identityOf(source).catch((e) => {
+    besideRequest.abort();
+    throw e;
+  });
   if (!identity) {
+    besideRequest.abort();
     if (mode.kind === 'build') throw new Error(`${source.name} cannot be read at random (no Range support), so it gets no blob index`);
     return undefined;
   }
