@@ -204,7 +204,10 @@ async function appPage(browser, search) {
   await page.goto(`${origin}/${search}`);
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   for (let i = 0; i < 100 && page.workers().filter((w) => w.url().includes('decode-worker')).length < cores; i++) await page.waitForTimeout(100);
-  await page.waitForTimeout(1000); // the map's first render and shader warm-up
+  // The page marks itself ready once its map is drawn with the match layers' shaders compiled
+  // and the decoder warmed up (on a slow host that took 4 s: a fixed wait ran into it).
+  await page.locator('html[data-ready]').waitFor({ state: 'attached', timeout: 60_000 });
+  await page.waitForTimeout(1000); // the warm-up's last frame
   return page;
 }
 

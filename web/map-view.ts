@@ -151,6 +151,8 @@ function offlineStyle(): StyleSpecification {
 export class MapView {
   readonly map: MapLibreMap;
   private loaded: Promise<void>;
+  /** Resolves once the warm-up has drawn (and removed) one feature of each kind. */
+  readonly warmedUp: Promise<void>;
   private popup: Popup | null = null;
 
   /**
@@ -180,7 +182,7 @@ export class MapView {
     this.map.addControl(new NavigationControl({ showCompass: false }));
     this.map.addControl(new ScaleControl({ unit: 'metric' }));
     this.loaded = new Promise((resolve) => this.map.once('load', () => resolve()));
-    void this.warmUp();
+    this.warmedUp = this.warmUp();
     if (!online) void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
