@@ -144,7 +144,9 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       },
       onProgress: (progress) => {
         const now = performance.now();
-        if (!isCurrent() || (now - lastProgress < progressInterval(progress.elapsedMs) && progress.bytesRead < progress.totalBytes)) return;
+        // Held back after the last byte is read too: the decoders then finish the blobs in
+        // flight, a report each, and the run's final report follows anyway.
+        if (!isCurrent() || now - lastProgress < progressInterval(progress.elapsedMs)) return;
         lastProgress = now;
         post({ type: 'progress', run: run.id, progress });
       },
