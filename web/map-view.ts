@@ -24,6 +24,7 @@ import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
 import { bboxPolygon, polygonBounds } from './geometry';
 import { mergeStyles } from './online-basemap';
+import { drawOnceTilesLoad } from './repaint-hold';
 import { popupContent } from './popup';
 import { matchOf } from '../workers/client';
 import type { Match } from '../workers/types';
@@ -182,6 +183,10 @@ export class MapView {
     this.map.addControl(new NavigationControl({ showCompass: false }));
     this.map.addControl(new ScaleControl({ unit: 'metric' }));
     this.loaded = new Promise((resolve) => this.map.once('load', () => resolve()));
+    void this.loaded.then(() => {
+      const ids = ['land', 'context', 'header-bbox', 'area', 'matches'].filter((id) => this.map.getSource(id)?.type === 'geojson');
+      drawOnceTilesLoad(this.map, Object.fromEntries(ids.map((id) => [id, this.map.getSource(id) as GeoJSONSource])));
+    });
     this.warmedUp = this.warmUp();
     if (!online) void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
     this.map.on('click', (e) => {

@@ -216,6 +216,33 @@ test('progress is drawn at most twice a second, also while the decoders finish a
   expect(reports).toBeLessThanOrEqual(Math.floor(ms / 500) + 4);
 });
 
+test('the map draws one frame per change of a source, once its tiles are cut again', async ({ page }) => {
+  // MapLibre redraws as soon as its worker has a source's new data and again when the tiles come
+  // back; the first frame showed the old tiles, a whole software-rendered frame for nothing.
+  await page.goto('/');
+  await page.locator('html[data-ready]').waitFor({ state: 'attached' });
+  await page.waitForTimeout(500);
+  // Whether the matches' tiles were all loaded at each frame drawn.
+  const loadedAtRenders = await page.evaluate(async () => {
+    const map = (window as unknown as { pbfExplorerMap: import('maplibre-gl').Map }).pbfExplorerMap;
+    const loaded: boolean[] = [];
+    map.on('render', () => loaded.push(map.isSourceLoaded('matches')));
+    const c = map.getCenter();
+    // Enough points that cutting them takes MapLibre's worker longer than a frame.
+    const features = Array.from({ length: 20_000 }, (_, i) => ({
+      type: 'Feature' as const,
+      id: i,
+      properties: { type: 'node' },
+      geometry: { type: 'Point' as const, coordinates: [c.lng + (i % 200) * 1e-3, c.lat + Math.floor(i / 200) * 1e-3] },
+    }));
+    (map.getSource('matches') as import('maplibre-gl').GeoJSONSource).setData({ type: 'FeatureCollection', features });
+    await new Promise((resolve) => map.once('idle', resolve));
+    return loaded;
+  });
+  expect(loadedAtRenders.length).toBeGreaterThan(0);
+  expect(loadedAtRenders).not.toContain(false);
+});
+
 test('the form runs a new query on the file already open, and the URL follows it', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Use sample (Helsinki)' }).click();
