@@ -32,8 +32,14 @@ const post = (message: FromQueryWorker, transfer: Transferable[] = []) => scope.
  */
 const CHANGES_MAX_FEATURES = 20_000;
 const changesInterval = (count: number) => 1000 + count / 100;
-/** Progress is sent at most this often (ms), for the same reason: twice a second, then once after 5 s. */
-const progressInterval = (elapsedMs: number) => (elapsedMs < 5000 ? 500 : 1000);
+/**
+ * Progress is sent at most this often (ms), for the same reason: twice a second, then once after
+ * 5 s; and once a second after the last byte is read, when the decoders only finish the blobs in
+ * flight (a fraction of a second, which the run's final report ends).
+ */
+const progressInterval = (p: Progress) => (p.elapsedMs < 5000 && p.bytesRead < p.totalBytes ? 500 : 1000);
+/** How long (ms from the run's start) the first progress report waits for the header's file info. */
+const HEADER_WAIT_MS = 100;
 
 const wasm = init({ module_or_path: wasmUrl });
 /** Blob buffers, shared by every read: the decode workers hand them back after use. */
@@ -127,6 +133,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     }, shownAny ? changesInterval(assembler.count()) : 0);
   };
   let lastProgress = 0;
+  /** The first progress report, while it waits for the header. */
+  let heldProgress: Progress | null = null;
   let end: RunEnd;
   let source: Source | null = null;
   let final: Progress | null = null;
@@ -140,19 +148,29 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       onHeader: (header) => {
         info.header = header;
         info.size = source!.size;
-        if (isCurrent()) post({ type: 'file-info', run: run.id, info });
+        if (!isCurrent()) return;
+        post({ type: 'file-info', run: run.id, info });
+        // The first progress report rides with it (one frame for both on the page).
+        if (heldProgress && lastProgress === 0) {
+          lastProgress = performance.now();
+          post({ type: 'progress', run: run.id, progress: heldProgress });
+        }
       },
       onProgress: (progress) => {
         const now = performance.now();
         // Held back after the last byte is read too: the decoders then finish the blobs in
-        // flight, a report each, and the run's final report follows anyway.
-        if (!isCurrent() || now - lastProgress < progressInterval(progress.elapsedMs)) return;
+        // flight, a report each, and the run's final report follows anyway. The first waits for
+        // the header's file info (a few ms; at most HEADER_WAIT_MS), to be drawn in its frame.
+        if (!isCurrent() || now - lastProgress < progressInterval(progress)) return;
+        if (!info.header && progress.elapsedMs < HEADER_WAIT_MS) {
+          heldProgress = progress;
+          return;
+        }
         lastProgress = now;
         post({ type: 'progress', run: run.id, progress });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
     }, run.controller.signal, { buffers }, blobIndex);
-    if (isCurrent()) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
     end = { status: 'done' };
   } catch (e) {
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
@@ -161,13 +179,14 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   source?.release?.(); // a read that stopped early leaves no reply downloading
   if (changesTimer) clearTimeout(changesTimer);
   if (!isCurrent()) return;
-  flushChanges(run); // what was found before a failure stays on the map
-  if (end.status === 'done') {
-    info.facts = JSON.parse(assembler.fileFacts());
-    post({ type: 'file-info', run: run.id, info });
-  }
+  // The run's last messages go out back to back, for the page to draw them in one frame.
+  if (end.status === 'done') info.facts = JSON.parse(assembler.fileFacts());
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
+  if (!isCurrent()) return;
   const finishIndex = takeIndexToFinish();
+  if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
+  flushChanges(run); // what was found before a failure stays on the map
+  if (end.status === 'done') post({ type: 'file-info', run: run.id, info });
   post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null || finishIndex !== null });
   // The index's last step waits for the answer to be sent, not the other way round.
   if (finishIndex && answer === assembler && final) {

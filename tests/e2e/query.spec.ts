@@ -216,6 +216,27 @@ test('progress is drawn at most twice a second, also while the decoders finish a
   expect(reports).toBeLessThanOrEqual(Math.floor(ms / 500) + 4);
 });
 
+test("the first progress report comes with the header's file info, drawn in one frame", async ({ page }) => {
+  // The query worker holds its first report until the header's file info is sent (each page
+  // change apart is a frame of a software renderer); before, the report came 10 ms ahead of it.
+  const q = QUERIES.find((x) => x.file === 'malta.osm.pbf' && x.q === 'amenity=cafe')!;
+  await page.goto(`/${querySearch(q)}`);
+  await page.locator('html[data-ready]').waitFor({ state: 'attached' });
+  await page.evaluate(() => {
+    const w = window as unknown as { infoAtFirstReport: boolean | null };
+    w.infoAtFirstReport = null;
+    const info = document.querySelector<HTMLElement>('#file-info-view')!;
+    const observer = new MutationObserver(() => {
+      w.infoAtFirstReport = !info.hidden;
+      observer.disconnect();
+    });
+    observer.observe(document.querySelector('#stats')!, { childList: true, characterData: true, subtree: true });
+  });
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, q.file));
+  await expect(status(page)).toHaveText('done');
+  expect(await page.evaluate(() => (window as unknown as { infoAtFirstReport: boolean | null }).infoAtFirstReport)).toBe(true);
+});
+
 test('the map draws one frame per change of a source, once its tiles are cut again', async ({ page }) => {
   // MapLibre redraws as soon as its worker has a source's new data and again when the tiles come
   // back; the first frame showed the old tiles, a whole software-rendered frame for nothing.
