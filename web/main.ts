@@ -147,6 +147,9 @@ function previewArea(fit = false): void {
   }
 }
 
+/** How long a run's matches wait before the map draws them (ms; see `MapView.holdDraws`). */
+const FIRST_DRAW_MS = 2000;
+
 /**
  * Cancels any running query and runs `query` on `src`; matches stream onto the map as the
  * query worker sends them. `fromLink`: the run was started by opening a link, so a large
@@ -166,6 +169,7 @@ async function run(src: SourceSpec, query: Query, fromLink: boolean, record: () 
   cancelButton.disabled = false;
   const polygon = areaPolygon(query.area);
   void mapView.setArea(polygon, fit);
+  mapView.holdDraws(FIRST_DRAW_MS);
   // Another file's bbox goes now, with the run's other map changes.
   const runFile = sourceKey(src);
   if (runFile !== headerBboxOf) {
@@ -188,6 +192,7 @@ async function run(src: SourceSpec, query: Query, fromLink: boolean, record: () 
   };
   if (fromLink && src.kind === 'url' && !(await hostAllowed(src.url))) {
     record();
+    mapView.releaseDraws();
     progress.setStatus('cancelled');
     cancelButton.disabled = true;
     return;
@@ -215,6 +220,7 @@ async function run(src: SourceSpec, query: Query, fromLink: boolean, record: () 
     },
   }, fromLink ? CONFIRM_BYTES : null);
   if (end.replaced) return; // a newer run owns the page now
+  mapView.releaseDraws();
   drawWaitingBbox();
   // What was found before a failure stays on the map and in the list.
   progress.setCount(end.count);

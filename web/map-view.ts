@@ -250,6 +250,35 @@ export class MapView {
     return this.map.getSource(id) as GeoJSONSource;
   }
 
+  /** Set while matches and the header's bbox wait to be drawn (see {@link holdDraws}). */
+  private drawsHeld: { released: Promise<void>; release: () => void } | null = null;
+
+  /**
+   * Holds the drawing of matches and of the header's bbox for `ms` (a run starts), or until
+   * {@link releaseDraws}: each map draw costs a software renderer (SwiftShader, 1280×800)
+   * ~100 ms of CPU taken from the decoders, so a short run draws its answer once, at its end,
+   * and a long one from its first second on. The area, a framing move and the camera are not held.
+   */
+  holdDraws(ms: number): void {
+    this.releaseDraws();
+    let wake!: () => void;
+    const released = new Promise<void>((resolve) => (wake = resolve));
+    const timer = setTimeout(() => this.releaseDraws(), ms);
+    this.drawsHeld = { released, release: () => (clearTimeout(timer), wake()) };
+  }
+
+  /** Draws what waits, now (a run ends). */
+  releaseDraws(): void {
+    const held = this.drawsHeld;
+    this.drawsHeld = null;
+    held?.release();
+  }
+
+  /** Resolves once no hold is on (a new run's hold waits too). */
+  private async drawsAllowed(): Promise<void> {
+    while (this.drawsHeld) await this.drawsHeld.released;
+  }
+
   /** Removes every drawn match (a new query starts). */
   async clearMatches(): Promise<void> {
     this.popup?.remove();
@@ -289,6 +318,7 @@ export class MapView {
     if (this.applying) return;
     this.applying = true;
     try {
+      await this.drawsAllowed();
       const source = await this.source('matches');
       while (this.pending.remove.length > 0 || this.pending.add.length > 0) {
         if (!this.clustered && this.drawn > CLUSTER_ABOVE) {
@@ -338,11 +368,16 @@ export class MapView {
     if (polygon && fit) this.fit(polygonBounds(polygon));
   }
 
+  private headerBboxCalls = 0;
+
   /**
    * Draws the file's header bbox `[minlon, minlat, maxlon, maxlat]` (degrees; null clears it)
    * and, if `fit`, frames it.
    */
   async setHeaderBbox(bbox: number[] | null, fit: boolean): Promise<void> {
+    const call = ++this.headerBboxCalls;
+    if (!fit) await this.drawsAllowed();
+    if (call !== this.headerBboxCalls) return; // a later call (maybe not held) decided
     await this.setUnlessDrawn('header-bbox', bbox ? bboxPolygon(bbox) : EMPTY);
     if (bbox && fit) this.fit(bbox as [number, number, number, number]);
   }
