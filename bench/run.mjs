@@ -579,12 +579,12 @@ async function main() {
     ['command line: peak RSS on the 1.1 GB file: ours / Go peer', '', '', Number.isFinite(m.cli_huge_rss) ? `${mib(m.cli_huge_rss)} / ${Number.isFinite(m.go_huge_rss) ? mib(m.go_huge_rss) : '-'}` : '', '≤ osmar\'s'],
     ['inflate every blob in Wasm: zune-inflate (ours) / zlib-rs / miniz_oxide', `${m.inflate_zune.toFixed(0)} / ${m.inflate_zlib_rs.toFixed(0)} / ${m.inflate_miniz.toFixed(0)}`, '', `zune-inflate is ${ratio(m.inflate_zlib_rs, m.inflate_zune)}× as fast as zlib-rs, ${ratio(m.inflate_miniz, m.inflate_zune)}× miniz_oxide`, 'keep the fastest'],
     ['peak renderer RSS, app page, 1000 m query: malta / 110 MB', '', '', `${mib(memory.small.peak)} / ${mib(memory.big.peak)} = ${ratio(memory.big.peak, memory.small.peak)}×`, '≤ 1.3×'],
-    ...[['hugeNear', 'amenity=cafe 1000 m', 8600], ['hugeAll', 'amenity=cafe, whole file', 45600]].map(([key, what, want]) => {
-      const run = memory[key];
+    // The 1.1 GB file on the app page; osmar's 18 s is known for the 1000 m query only.
+    ...[[memory.hugeNear, 'amenity=cafe 1000 m', 8600, 18000, '≥ 1.0× osmar (18 s); ≤ 1 GiB'], [memory.hugeAll, 'amenity=cafe, whole file', 45600, null, 'completes; ≤ 1 GiB']].map(([run, what, want, osmarMs, target]) => {
       const label = `app page: ${what}, 1.1 GB file (200 × malta; one run, fresh browser): ms, peak renderer RSS`;
-      if (!run) return [label, 'no file', '', '', key === 'hugeNear' ? '≥ 1.0× osmar (18 s); ≤ 1 GiB' : 'completes; ≤ 1 GiB'];
-      const speed = key === 'hugeNear' ? `${ratio(18000, run.ms)}× the speed of osmar's 18 s; ` : '';
-      return [label, run.ms.toFixed(0), '', `${speed}${run.count} matches (want ${want}); ${mib(run.peak)}`, key === 'hugeNear' ? '≥ 1.0× osmar (18 s); ≤ 1 GiB' : 'completes; ≤ 1 GiB'];
+      if (!run) return [label, 'no file', '', '', target];
+      const speed = osmarMs ? `${ratio(osmarMs, run.ms)}× the speed of osmar's 18 s; ` : '';
+      return [label, run.ms.toFixed(0), '', `${speed}${run.count} matches (want ${want}); ${mib(run.peak)}`, target];
     }),
     ['renderer RSS 0.5 s after query 1 / after query 20 (the same query), one page', '', '', `${mib(memory.soak.first.soon)} / ${mib(memory.soak.last.soon)} = ${ratio(memory.soak.last.soon, memory.soak.first.soon)}×`, '≤ 1.2×'],
     ['the same, 5 s after each', '', '', `${mib(memory.soak.first.settled)} / ${mib(memory.soak.last.settled)} = ${ratio(memory.soak.last.settled, memory.soak.first.settled)}×`, '≤ 1.2×'],

@@ -256,8 +256,8 @@ export class MapView {
   /**
    * Holds the drawing of matches and of the header's bbox for `ms` (a run starts), or until
    * {@link releaseDraws}: each map draw costs a software renderer (SwiftShader, 1280×800)
-   * ~100 ms of CPU taken from the decoders, so a short run draws its answer once, at its end,
-   * and a long one from its first second on. The area, a framing move and the camera are not held.
+   * ~100 ms of CPU taken from the decoders, so a run shorter than `ms` draws its answer once,
+   * at its end, and a longer one from `ms` on. The area, a framing move and the camera are not held.
    */
   holdDraws(ms: number): void {
     this.releaseDraws();

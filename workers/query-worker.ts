@@ -37,7 +37,7 @@ const changesInterval = (count: number) => 1000 + count / 100;
  * 5 s; and once a second after the last byte is read, when the decoders only finish the blobs in
  * flight (a fraction of a second, which the run's final report ends).
  */
-const progressInterval = (p: Progress) => (p.elapsedMs < 5000 && p.bytesRead < p.totalBytes ? 500 : 1000);
+const progressInterval = (p: Progress) => (p.elapsedMs < 5000 && !(p.bytesRead >= p.totalBytes) ? 500 : 1000); // NaN size: still reading
 /** How long (ms from the run's start) the first progress report waits for the header's file info. */
 const HEADER_WAIT_MS = 100;
 
@@ -182,7 +182,6 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   // The run's last messages go out back to back, for the page to draw them in one frame.
   if (end.status === 'done') info.facts = JSON.parse(assembler.fileFacts());
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
-  if (!isCurrent()) return;
   const finishIndex = takeIndexToFinish();
   if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
   flushChanges(run); // what was found before a failure stays on the map
