@@ -14,6 +14,7 @@ import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
+import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace } from './report-pace';
 import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
@@ -22,24 +23,6 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 const post = (message: FromQueryWorker, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
-
-/**
- * Map changes are sent at most this many features at a time (a piece the page turns into
- * GeoJSON and hands to MapLibre in well under 50 ms), and at most this often (ms). Every page update costs a
- * frame, which a software renderer (SwiftShader, 1280×800) composites in ~50 ms of CPU taken
- * from the decoders, and MapLibre re-tiles every drawn match after each change: so the first
- * matches go at once, then the interval starts at a second and grows with the answer.
- */
-const CHANGES_MAX_FEATURES = 20_000;
-const changesInterval = (count: number) => 1000 + count / 100;
-/**
- * Progress is sent at most this often (ms), for the same reason: twice a second, then once after
- * 5 s; and once a second after the last byte is read, when the decoders only finish the blobs in
- * flight (a fraction of a second, which the run's final report ends).
- */
-const progressInterval = (p: Progress) => (p.elapsedMs < 5000 && !(p.bytesRead >= p.totalBytes) ? 500 : 1000); // NaN size: still reading
-/** How long (ms from the run's start) the first progress report waits for the header's file info. */
-const HEADER_WAIT_MS = 100;
 
 const wasm = init({ module_or_path: wasmUrl });
 /** Blob buffers, shared by every read: the decode workers hand them back after use. */
@@ -132,9 +115,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       flushChanges(run);
     }, shownAny ? changesInterval(assembler.count()) : 0);
   };
-  let lastProgress = 0;
-  /** The first progress report, while it waits for the header. */
-  let heldProgress: Progress | null = null;
+  const pace = new ProgressPace();
   let end: RunEnd;
   let source: Source | null = null;
   let final: Progress | null = null;
@@ -151,23 +132,12 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
         if (!isCurrent()) return;
         post({ type: 'file-info', run: run.id, info });
         // The first progress report rides with it (one frame for both on the page).
-        if (heldProgress && lastProgress === 0) {
-          lastProgress = performance.now();
-          post({ type: 'progress', run: run.id, progress: heldProgress });
-        }
+        const held = pace.takeHeld(performance.now());
+        if (held) post({ type: 'progress', run: run.id, progress: held });
       },
       onProgress: (progress) => {
-        const now = performance.now();
-        // Held back after the last byte is read too: the decoders then finish the blobs in
-        // flight, a report each, and the run's final report follows anyway. The first waits for
-        // the header's file info (a few ms; at most HEADER_WAIT_MS), to be drawn in its frame.
-        if (!isCurrent() || now - lastProgress < progressInterval(progress)) return;
-        if (!info.header && progress.elapsedMs < HEADER_WAIT_MS) {
-          heldProgress = progress;
-          return;
-        }
-        lastProgress = now;
-        post({ type: 'progress', run: run.id, progress });
+        // Paced (report-pace.ts); the run's final report follows anyway.
+        if (isCurrent() && pace.offer(progress, performance.now(), info.header !== null)) post({ type: 'progress', run: run.id, progress });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
     }, run.controller.signal, { buffers }, blobIndex);
