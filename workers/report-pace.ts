@@ -7,8 +7,8 @@
 import type { Progress } from './types';
 
 /**
- * Map changes are sent at most this many features at a time (a piece the page turns into
- * GeoJSON and hands to MapLibre in well under 50 ms).
+ * Map changes are sent at most this many features at a time: a piece the page turns into
+ * GeoJSON at once and hands to MapLibre in smaller updates (`web/map-view.ts`).
  */
 export const CHANGES_MAX_FEATURES = 20_000;
 
