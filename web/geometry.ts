@@ -1,5 +1,5 @@
 /** Shapes of query areas for drawing: GeoJSON polygons and bounds, in degrees WGS84. */
-import type { Feature, Polygon } from 'geojson';
+import type { Feature, Geometry, Polygon } from 'geojson';
 import type { Area } from '../workers/types';
 
 const EARTH_RADIUS_M = 6_371_008.8;
@@ -38,4 +38,35 @@ export function polygonBounds(polygon: Feature<Polygon>): [number, number, numbe
   const lons = ring.map((p) => p[0]);
   const lats = ring.map((p) => p[1]);
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+}
+
+/** How many positions (RFC 7946 §3.1.1) a geometry holds: 1 for a Point, every vertex of its lines and rings otherwise. */
+export function positionCount(geometry: Geometry): number {
+  switch (geometry.type) {
+    case 'Point':
+      return 1;
+    case 'MultiPoint':
+    case 'LineString':
+      return geometry.coordinates.length;
+    case 'MultiLineString':
+    case 'Polygon':
+      return geometry.coordinates.reduce((n, line) => n + line.length, 0);
+    case 'MultiPolygon':
+      return geometry.coordinates.reduce((n, polygon) => polygon.reduce((m, ring) => m + ring.length, n), 0);
+    case 'GeometryCollection':
+      return geometry.geometries.reduce((n, g) => n + positionCount(g), 0);
+  }
+}
+
+/**
+ * How many of `features`, from index `start`, weigh at most `budget` together, a feature
+ * weighing 2 + its positions (a point 3); at least one when one is left, however heavy.
+ */
+export function featuresWithin(features: Feature[], budget: number, start = 0): number {
+  let weight = 0;
+  for (let i = start; i < features.length; i++) {
+    weight += 2 + positionCount(features[i].geometry);
+    if (weight > budget) return Math.max(i - start, 1);
+  }
+  return Math.max(features.length - start, 0);
 }

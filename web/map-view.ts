@@ -22,7 +22,7 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 import type { Feature, FeatureCollection, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
-import { bboxPolygon, polygonBounds } from './geometry';
+import { bboxPolygon, featuresWithin, polygonBounds } from './geometry';
 import { mergeStyles } from './online-basemap';
 import { drawOnceTilesLoad } from './repaint-hold';
 import { popupContent } from './popup';
@@ -34,10 +34,13 @@ setWorkerUrl(maplibreWorkerUrl);
 const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
 
 /**
- * Features handed to MapLibre in one update: MapLibre copies the diff for its worker in
- * JavaScript (~6 µs a point feature), and 20 000 made 120–154 ms tasks (README).
+ * What one update hands to MapLibre, in {@link featuresWithin}'s weight (2 + a feature's
+ * positions): MapLibre copies the diff for its worker in JavaScript, object by object, about
+ * 2.5 µs a point on this host when idle and 2–3× that while the decoders hold the CPU; a
+ * polygon of 8 vertices costs as much as 4 points. So 5 000 points or ~1 500 small polygons
+ * an update (README, "Measured decisions").
  */
-const MAX_FEATURES_PER_UPDATE = 10_000;
+const MAX_UPDATE_WEIGHT = 15_000;
 
 /**
  * Past this many matches they are clustered below zoom 13: 400 000 dots in one view make tiles
@@ -283,7 +286,7 @@ export class MapView {
   async clearMatches(): Promise<void> {
     this.popup?.remove();
     this.touched.matches = true;
-    this.pending = { remove: [], add: [] };
+    this.pending = { remove: [], add: [], taken: 0 };
     this.generation++;
     this.drawn = 0;
     const source = await this.source('matches');
@@ -297,7 +300,7 @@ export class MapView {
   }
 
   /** Changes received while MapLibre was still applying earlier ones. */
-  private pending: { remove: number[]; add: Feature[] } = { remove: [], add: [] };
+  private pending: { remove: number[]; add: Feature[]; taken: number } = { remove: [], add: [], taken: 0 };
   private applying = false;
   private generation = 0;
   /** Features added since the last clear, and whether they are drawn clustered. */
@@ -320,22 +323,39 @@ export class MapView {
     try {
       await this.drawsAllowed();
       const source = await this.source('matches');
-      while (this.pending.remove.length > 0 || this.pending.add.length > 0) {
+      while (this.pending.remove.length > 0 || this.pending.taken < this.pending.add.length) {
         if (!this.clustered && this.drawn > CLUSTER_ABOVE) {
           this.clustered = true;
           void source.setClusterOptions({ cluster: true, clusterRadius: 40, clusterMaxZoom: 12 });
         }
         const generation = this.generation;
         const { remove } = this.pending;
-        const add = this.pending.add.splice(0, MAX_FEATURES_PER_UPDATE);
+        const add = this.takeAdds();
         this.pending.remove = [];
         this.matchesDrawn = true;
         await source.updateData({ remove, add });
+        // A task of its own for the next update: MapLibre copies it for its worker right in
+        // the task that took this one's result, and the two made one long task.
+        await new Promise((resolve) => setTimeout(resolve));
         if (generation !== this.generation) continue; // cleared meanwhile: pending is the new answer's
       }
     } finally {
       this.applying = false;
     }
+  }
+
+  /**
+   * The next pending features to add, from the front, at most {@link MAX_UPDATE_WEIGHT}. Taken
+   * by an index, not spliced off: a splice moves every feature behind, and 200 000 could wait.
+   */
+  private takeAdds(): Feature[] {
+    const pending = this.pending;
+    const start = pending.taken;
+    pending.taken += featuresWithin(pending.add, MAX_UPDATE_WEIGHT, start);
+    const add = pending.add.slice(start, pending.taken);
+    if (pending.taken === pending.add.length) [pending.add, pending.taken] = [[], 0];
+    else if (pending.taken > pending.add.length / 2) [pending.add, pending.taken] = [pending.add.slice(pending.taken), 0];
+    return add;
   }
 
   /** Draws the basemap from the file (null removes it). */
