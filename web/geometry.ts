@@ -1,4 +1,7 @@
-/** Shapes of query areas for drawing: GeoJSON polygons and bounds, in degrees WGS84. */
+/**
+ * Shapes of query areas for drawing (GeoJSON polygons and bounds, in degrees WGS84), and the
+ * size of GeoJSON geometries for sizing MapLibre updates.
+ */
 import type { Feature, Geometry, Polygon } from 'geojson';
 import type { Area } from '../workers/types';
 
