@@ -17,7 +17,8 @@
  *   queries in a row in one page; with the 1.1 GB file, the app page's 1000 m and whole-file
  *   queries on it (time, answer count, peak renderer RSS; one run each).
  *
- * Environment: BENCH_REPS (default 5), PBF_DATA_DIR (default ../shared/data),
+ * Environment: BENCH_REPS (default 5), BENCH_FROM (a results file: print its table again,
+ * run nothing), PBF_DATA_DIR (default ../shared/data),
  * CHROMIUM_PATH (default /usr/bin/chromium), BENCH_BIG_1G (a 1.1 GB file made by
  * scripts/make-malta-x200.sh; its rows run when the file exists).
  */
@@ -426,6 +427,8 @@ function table(rows) {
 }
 
 async function main() {
+  // BENCH_FROM=bench/results/X.json prints an earlier run's table again (nothing is run).
+  if (process.env.BENCH_FROM) return report(JSON.parse(readFileSync(process.env.BENCH_FROM, 'utf8')), false);
   build();
   const server = await startServer();
   // Full reads over HTTP on a server without indexes; the index rows on servers that keep the
@@ -468,7 +471,11 @@ async function main() {
     await benchFaults.close();
     await idxFaults.close();
   }
+  report({ cores, runs, memory }, true);
+}
 
+/** Prints the table of a run (`cores`, `runs`, `memory` as measured) and, with `write`, saves it in bench/results/. */
+function report({ cores, runs, memory }, write) {
   const med = (f) => median(runs.map(f));
   const bigBytes = runs[0].native.bytes;
   const elements = runs[0].native.elements;
@@ -536,28 +543,45 @@ async function main() {
     inflate_zlib_rs: med((r) => r.inflate.zlib_rs_ms),
     inflate_miniz: med((r) => r.inflate.miniz_oxide_ms),
   };
+  // A ratio of two rows run in the same repetition (a minute apart at most) is taken in each
+  // repetition and the median of those printed: this host drifts by 10–40 % over a bench run,
+  // more between repetitions than within one, so the medians' ratio mixes slow and fast spells.
+  const paired = (a, b) => (median(runs.map((r) => a(r) / b(r))) ?? NaN).toFixed(2);
+  const appNear = (r) => r.app.app_near_big.ms;
+  const pr = {
+    app_warm: paired(appNear, (r) => r.bench.query_all_big.ms),
+    app_fresh: paired(appNear, (r) => r.bench.query_zlib_big.ms),
+    app_index: paired(appNear, (r) => r.bench.index_build_big.ms),
+    app_http: paired((r) => r.app.app_near_http_big.ms, appNear),
+    index_build: paired((r) => r.bench.index_build_big.ms, (r) => r.bench.index_plain_big.ms),
+    index_cost: paired((r) => r.indexCost.index_ms, (r) => r.indexCost.plain_ms),
+    go_app: paired((r) => r.cli.go_big?.ms ?? NaN, appNear),
+    go_cli: paired((r) => r.cli.go_big?.ms ?? NaN, (r) => r.cli.cli_big.ms),
+    zstd: paired((r) => r.bench.query_zlib_big.ms, (r) => r.bench.query_zstd_big.ms),
+    lz4: paired((r) => r.bench.query_zlib_big.ms, (r) => r.bench.query_lz4_big.ms),
+  };
   const fastestJs = Math.min(m.tiny_big, m.osmread_big);
   const fastestJsName = m.tiny_big <= m.osmread_big ? 'tiny-osmpbf' : 'osm-read';
   const rows = [
     ['row (110 MB synthetic file unless noted)', 'median ms', 'MB/s', 'ratio (against)', 'target'],
-    ['app page: amenity=cafe 1000 m', m.app_near_big.toFixed(0), mbps(m.app_near_big), `${ratio(m.app_near_big, m.query_all)}× (bench page, warm; ${ratio(m.app_near_big, m.query_zlib_fresh)}× a fresh one, as the app's is; ${ratio(m.app_near_big, m.index_build)}× the warm one building the blob index, as the app's first query does); ${ratio(OSMAR_REFERENCE_MS, m.app_near_big)}× the speed of osmar's 1.04 s (another day's host); ${Number.isFinite(m.go_big) ? `${ratio(m.go_big, m.app_near_big)}× the speed of the Go peer (osmar's method) in this run, ${m.go_big.toFixed(0)} ms` : 'the Go peer not built'}`, '≤ 1.15× bench page; ≥ 1.0× osmar'],
+    ['app page: amenity=cafe 1000 m', m.app_near_big.toFixed(0), mbps(m.app_near_big), `${pr.app_warm}× (bench page, warm; medians' ratio ${ratio(m.app_near_big, m.query_all)}×; ${pr.app_fresh}× a fresh one, as the app's is; ${pr.app_index}× the warm one building the blob index, as the app's first query does); ${ratio(OSMAR_REFERENCE_MS, m.app_near_big)}× the speed of osmar's 1.04 s (another day's host); ${Number.isFinite(m.go_big) ? `${pr.go_app}× the speed of the Go peer (osmar's method) in this run, ${m.go_big.toFixed(0)} ms` : 'the Go peer not built'}`, '≤ 1.15× bench page; ≥ 1.0× osmar'],
     ['app page: longest main-thread task, that query, worst run (0: none over 50 ms)', m.app_near_big_task.toFixed(0), '', '', ''],
     ['app page: amenity=cafe 1000 m, malta (6 MB)', m.app_near_small.toFixed(0), '', '', ''],
     ['app page: amenity=cafe, whole file (4560)', m.app_all_cafe_big.toFixed(0), mbps(m.app_all_cafe_big), `${ratio(m.app_all_cafe_big, m.all_cafe)}× (bench page)`, '≤ 2500 ms'],
     ['app page: longest main-thread task, that query, worst run', m.app_all_cafe_big_task.toFixed(0), '', '', ''],
     ['app page: building, whole file (421 620 with relations)', m.app_all_building_big.toFixed(0), mbps(m.app_all_building_big), `${ratio(m.app_all_building_big, m.all_building)}× (bench page)`, '≤ 5000 ms'],
     ['app page: longest main-thread task, that query, worst run', m.app_all_building_big_task.toFixed(0), '', '', '≤ 100 ms'],
-    ['app page: amenity=cafe 1000 m over HTTP, +50 ms/request', m.app_near_http_big.toFixed(0), mbps(m.app_near_http_big), `${ratio(m.app_near_http_big, m.app_near_big)}× (app page, local file)`, '≤ 1.25×'],
+    ['app page: amenity=cafe 1000 m over HTTP, +50 ms/request', m.app_near_http_big.toFixed(0), mbps(m.app_near_http_big), `${pr.app_http}× (app page, local file)`, '≤ 1.25×'],
     [`bench page: scan, 1 decode worker`, m.scan_1.toFixed(0), mbps(m.scan_1), `${ratio(m.osmpbf_scan_1, m.scan_1)}× the speed of osmpbf for_each, 1 thread, zlib-rs`, '≥ 0.8×'],
     [`bench page: scan, ${cores} decode workers`, m.scan_all.toFixed(0), mbps(m.scan_all), `${ratio(m.scan_1, m.scan_all)}× (1 worker); ${ratio(m.osmpbf_scan_all, m.scan_all)}× the speed of osmpbf par_map_reduce`, '≥ 1.7×'],
     [`bench page: amenity=cafe 1000 m`, m.query_all.toFixed(0), mbps(m.query_all), `${ratio(m.osmpbf_query_all, m.query_all)}× the speed of osmpbf, 1 pass, bbox prefilter, all cores; first match ${m.query_first_match.toFixed(0)} ms`, '≥ 1.0×'],
     [`bench page: amenity=cafe, whole file`, m.all_cafe.toFixed(0), mbps(m.all_cafe), '', ''],
     [`bench page: building, whole file`, m.all_building.toFixed(0), mbps(m.all_building), '', ''],
     [`bench page: amenity=cafe 1000 m, zlib original, fresh page`, m.query_zlib_fresh.toFixed(0), mbps(m.query_zlib_fresh), '', ''],
-    [`bench page: amenity=cafe 1000 m, zstd twin (re-encoded), fresh page`, m.query_zstd.toFixed(0), '', `${ratio(m.query_zlib_fresh, m.query_zstd)}× the speed of the zlib original`, '> 1.0×'],
-    [`bench page: amenity=cafe 1000 m, lz4 twin (re-encoded), fresh page`, m.query_lz4.toFixed(0), '', `${ratio(m.query_zlib_fresh, m.query_lz4)}× the speed of the zlib original`, ''],
-    [`bench page: amenity=cafe 1000 m, building the blob index`, m.index_build.toFixed(0), '', `${ratio(m.index_build, m.index_plain)}× the same read without (${m.index_plain.toFixed(0)} ms)`, '≤ 1.05×'],
-    [`the same in Wasm on one thread (Node's V8), the decoders alone: with / without`, `${m.index_cost_build.toFixed(0)} / ${m.index_cost_plain.toFixed(0)}`, '', `${ratio(m.index_cost_build, m.index_cost_plain)}× (no browser, no pool: the build's own cost)`, ''],
+    [`bench page: amenity=cafe 1000 m, zstd twin (re-encoded), fresh page`, m.query_zstd.toFixed(0), '', `${pr.zstd}× the speed of the zlib original`, '> 1.0×'],
+    [`bench page: amenity=cafe 1000 m, lz4 twin (re-encoded), fresh page`, m.query_lz4.toFixed(0), '', `${pr.lz4}× the speed of the zlib original`, ''],
+    [`bench page: amenity=cafe 1000 m, building the blob index`, m.index_build.toFixed(0), '', `${pr.index_build}× the same read without (${m.index_plain.toFixed(0)} ms; medians' ratio ${ratio(m.index_build, m.index_plain)}×)`, '≤ 1.05×'],
+    [`the same in Wasm on one thread (Node's V8), the decoders alone: with / without`, `${m.index_cost_build.toFixed(0)} / ${m.index_cost_plain.toFixed(0)}`, '', `${pr.index_cost}× (no browser, no pool: the build's own cost)`, ''],
     [`bench page: second query (shop=bakery 1000 m) by the blob index`, m.index_second.toFixed(0), '', `${ratio(m.query_all, m.index_second)}× the speed of a full read`, '≤ 250 ms'],
     [`bench page: the same, shop=bicycle 1000 m around another point`, m.index_other_centre.toFixed(0), '', `${ratio(m.query_all, m.index_other_centre)}× the speed of a full read`, ''],
     [`app page: shop=bakery after amenity=cafe, 1000 m, by the blob index`, m.app_second_big.toFixed(0), '', '', '≤ 250 ms'],
@@ -575,7 +599,7 @@ async function main() {
     [`JS peers on malta (6 MB): tiny-osmpbf / osm-read`, `${m.tiny_small.toFixed(0)} / ${m.osmread_small.toFixed(0)}`, '', `fastest JS (${fastestJsName}) vs Wasm 1 worker: ${ratio(fastestJs, m.scan_1)}× on the big file`, '≥ 10×'],
     ['native, this crate, 1 thread: scan / query', `${m.native_scan_1.toFixed(0)} / ${m.native_query_1.toFixed(0)}`, '', `Wasm 1 worker scan is ${ratio(m.native_scan_1, m.scan_1)}× native`, ''],
     ['native, osmpbf (zlib-rs): for_each / par_map_reduce / 1-pass query', `${m.osmpbf_scan_1.toFixed(0)} / ${m.osmpbf_scan_all.toFixed(0)} / ${m.osmpbf_query_all.toFixed(0)}`, '', '', ''],
-    ['command line: pbf-explorer osmar 36.8989 15.7146 1000 amenity=cafe (process start to end)', m.cli_big.toFixed(0), mbps(m.cli_big), `${ratio(OSMAR_REFERENCE_MS, m.cli_big)}× the speed of osmar's 1.04 s; ${Number.isFinite(m.go_big) ? `${ratio(m.go_big, m.cli_big)}× the speed of the Go peer (paulmach/osm, osmar's method), ${m.go_big.toFixed(0)} ms` : 'the Go peer not built'}`, '≥ 1.0× osmar'],
+    ['command line: pbf-explorer osmar 36.8989 15.7146 1000 amenity=cafe (process start to end)', m.cli_big.toFixed(0), mbps(m.cli_big), `${ratio(OSMAR_REFERENCE_MS, m.cli_big)}× the speed of osmar's 1.04 s; ${Number.isFinite(m.go_big) ? `${pr.go_cli}× the speed of the Go peer (paulmach/osm, osmar's method), ${m.go_big.toFixed(0)} ms` : 'the Go peer not built'}`, '≥ 1.0× osmar'],
     ['command line: peak RSS, that query: ours / Go peer', '', '', `${mib(m.cli_big_rss)} / ${Number.isFinite(m.go_big_rss) ? mib(m.go_big_rss) : '-'}`, ''],
     ['command line: the same query on the 1.1 GB file (200 × malta, 8 600 answers)', Number.isFinite(m.cli_huge) ? m.cli_huge.toFixed(0) : 'no file', '', Number.isFinite(m.cli_huge) ? `${ratio(OSMAR_HUGE_REFERENCE_MS, m.cli_huge)}× the speed of osmar's 18 s${Number.isFinite(m.go_huge) ? `; ${ratio(m.go_huge, m.cli_huge)}× the Go peer's, ${m.go_huge.toFixed(0)} ms` : ''}` : '', '≥ 1.0× osmar'],
     ['command line: peak RSS on the 1.1 GB file: ours / Go peer', '', '', Number.isFinite(m.cli_huge_rss) ? `${mib(m.cli_huge_rss)} / ${Number.isFinite(m.go_huge_rss) ? mib(m.go_huge_rss) : '-'}` : '', '≤ osmar\'s'],
@@ -592,11 +616,12 @@ async function main() {
     ['the same, 5 s after each', '', '', `${mib(memory.soak.first.settled)} / ${mib(memory.soak.last.settled)} = ${ratio(memory.soak.last.settled, memory.soak.first.settled)}×`, '≤ 1.2×'],
     ['the same, then the page\'s garbage collected (memory kept, not garbage)', '', '', `${mib(memory.soak.first.collected)} / ${mib(memory.soak.last.collected)} = ${ratio(memory.soak.last.collected, memory.soak.first.collected)}×`, ''],
   ];
-  console.log(`\npbf-explorer benchmark: ${reps} repetitions, medians; ${cores} cores; Chromium headless (SwiftShader WebGL)\n`);
+  console.log(`\npbf-explorer benchmark: ${runs.length} repetitions, medians; a ratio of two rows of one repetition is the median of the repetitions' own ratios; ${cores} cores; Chromium headless (SwiftShader WebGL)\n`);
   console.log(table(rows));
+  if (!write) return;
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const out = join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores, reps, medians: m, memory, runs }, null, 2));
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores, reps: runs.length, medians: m, memory, runs }, null, 2));
   console.log(`\nwritten: ${out}`);
 }
 

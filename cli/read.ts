@@ -105,12 +105,12 @@ async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobI
       const bytes = finish();
       if (bytes) await mode.onBuilt(bytes);
     };
-    return { identity, bytes: null, onBuilt, onRefused: () => {} };
+    return { identity: Promise.resolve(identity), bytes: null, onBuilt, onRefused: () => {} };
   }
   const bytes = beside ? await beside : await localIndex(`${source.name}.idx`);
   if (!bytes) return undefined; // then the read is a plain full read, building nothing
   return {
-    identity,
+    identity: Promise.resolve(identity),
     bytes,
     onBuilt: () => {},
     onRefused: (reason) => options.onIndexRefused?.(reason),

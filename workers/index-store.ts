@@ -37,13 +37,53 @@ export async function identityOf(source: Source, signal?: AbortSignal): Promise<
 /** The name an identity's index is kept under: its 16 bytes in hex, `.idx`. */
 export const indexName = (identity: Uint8Array): string => Array.from(identity, (b) => b.toString(16).padStart(2, '0')).join('') + '.idx';
 
+/** The start of the names of the indexes kept for files of `size` bytes: the identity's first 8 bytes are the size, little-endian. */
+function sizePrefix(size: number): string {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(size), true);
+  return indexName(bytes).slice(0, 16);
+}
+
+/**
+ * Whether an index is kept (in memory or in OPFS) for some file of `size` bytes. When none is,
+ * a read need not wait for the file's identity to look for one: it can start at once and build
+ * the index, which needs the identity only at its end.
+ */
+export async function mayHaveIndex(size: number): Promise<boolean> {
+  const prefix = sizePrefix(size);
+  if ([...held.keys()].some((name) => name.startsWith(prefix))) return true;
+  try {
+    for await (const name of names(await directory())) if (name.startsWith(prefix)) return true;
+  } catch {
+    // no OPFS here: nothing kept there
+  }
+  return false;
+}
+
+/** The names of the entries of an OPFS directory. */
+const names = (dir: FileSystemDirectoryHandle) => (dir as unknown as { keys(): AsyncIterable<string> }).keys();
+
 function hold(name: string, bytes: Uint8Array): void {
   held.delete(name);
   held.set(name, bytes);
   if (held.size > HELD) held.delete(held.keys().next().value!);
 }
 
-const directory = () => navigator.storage.getDirectory();
+/**
+ * OPFS's root, asked for once per worker: each `getDirectory()` call crosses to the browser
+ * process (5–15 ms in a query worker on this 2-core machine), which the first query would wait for.
+ */
+let root: Promise<FileSystemDirectoryHandle> | null = null;
+const directory = () => (root ??= navigator.storage.getDirectory());
+
+/** Asks for OPFS's root now, ahead of the first query (a failure is met again, and caught, by the first use). */
+export function prepareStore(): void {
+  try {
+    directory().catch(() => {});
+  } catch {
+    // no OPFS in this browser
+  }
+}
 
 /** The index kept for `identity`, or null. */
 export async function loadIndex(identity: Uint8Array): Promise<Uint8Array | null> {
@@ -82,7 +122,7 @@ export async function saveIndex(identity: Uint8Array, bytes: Uint8Array): Promis
 
 async function forgetOldest(dir: FileSystemDirectoryHandle): Promise<void> {
   const kept: [string, number][] = [];
-  for await (const name of (dir as unknown as { keys(): AsyncIterable<string> }).keys()) {
+  for await (const name of names(dir)) {
     if (name.endsWith('.idx')) kept.push([name, (await (await dir.getFileHandle(name)).getFile()).lastModified]);
   }
   kept.sort((a, b) => b[1] - a[1]);

@@ -9,7 +9,7 @@ import { sourceKey, type CallReply, type CallRequest, type FromQueryWorker, type
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { readContext, type ContextResult } from './read-context';
-import { dropIndex, identityOf, indexBeside, loadIndex, saveIndex } from './index-store';
+import { dropIndex, identityOf, indexBeside, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
@@ -38,6 +38,7 @@ const startPool = (size?: number) => {
   return fresh;
 };
 let pool = startPool();
+prepareStore();
 
 interface Run {
   id: number;
@@ -179,6 +180,13 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
  */
 async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIndexUse | undefined> {
   await indexKept;
+  if (source instanceof FileSource && !(await mayHaveIndex(source.size))) {
+    // No index kept for a file of this size: the read starts now and builds one; the identity
+    // (2 MiB read and hashed, 7–20 ms) is read alongside, for the index's end.
+    const identity = identityOf(source, signal).then((id) => id ?? Promise.reject(new Error('no identity')));
+    identity.catch(() => {}); // a failed read of it only costs the index
+    return blobIndexUse(identity, null);
+  }
   // A server's .idx is asked for along with the identity's reads (one round trip less), and
   // dropped when an index is kept here.
   const besideRequest = new AbortController();
@@ -188,7 +196,7 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
   try {
     const identity = await identityOf(source, signal);
     if (!identity) return undefined;
-    return blobIndexUse(identity, (await loadIndex(identity)) ?? (await beside));
+    return blobIndexUse(Promise.resolve(identity), (await loadIndex(identity)) ?? (await beside));
   } finally {
     stop(); // settled, or no longer wanted
     signal.removeEventListener('abort', stop);
@@ -196,7 +204,7 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
 }
 
 /** How a read uses the index `bytes` of the file `identity` (null: none, so the read builds one). */
-function blobIndexUse(identity: Uint8Array, bytes: Uint8Array | null): BlobIndexUse {
+function blobIndexUse(identity: Promise<Uint8Array>, bytes: Uint8Array | null): BlobIndexUse {
   answerIndex = bytes;
   return {
     identity,
@@ -204,12 +212,12 @@ function blobIndexUse(identity: Uint8Array, bytes: Uint8Array | null): BlobIndex
     onBuilt: (finish) => {
       indexToFinish = async () => {
         answerIndex = finish();
-        if (answerIndex) await saveIndex(identity, answerIndex);
+        if (answerIndex) await saveIndex(await identity, answerIndex);
       };
     },
     onRefused: () => {
       answerIndex = null;
-      void dropIndex(identity);
+      void identity.then(dropIndex);
     },
   };
 }

@@ -21,8 +21,11 @@ import { isHistory, type HeaderInfo, type Progress, type Query } from './types';
 
 /** A blob index for the read (docs/blob-index.md): one to read by, or one to build. */
 export interface BlobIndexUse {
-  /** The file's identity (`identityOf`). */
-  identity: Uint8Array;
+  /**
+   * Settles with the file's identity (`identityOf`). A read with no index to read by does not
+   * wait for it: only the index it builds needs it, at the end.
+   */
+  identity: Promise<Uint8Array>;
   /** The index kept for the file, or null: then a full read builds one. */
   bytes: Uint8Array | null;
   /**
@@ -129,7 +132,7 @@ export async function runQuery(
   try {
     await source.open(stop.signal);
     progress.totalBytes = source.size;
-    const plan = query && blobIndex ? indexedPlan(assembler, blobIndex) : null;
+    const plan = query && blobIndex ? await indexedPlan(assembler, blobIndex) : null;
     if (plan) source.release?.(); // only the planned blobs are read
     const building = blobIndex !== undefined && plan === null;
     if (blobIndex) progress.blobIndex = plan ? 'used' : 'building';
@@ -171,8 +174,10 @@ export async function runQuery(
       await Promise.all(decoding);
       if (!failure && !stop.signal.aborted) assembler.finishGeometry();
     }
-    if (building && !failure && !stop.signal.aborted && header && headerFrame && !isHistory(header)) {
-      const [identity, timestamp, frame] = [blobIndex!.identity, header.replication_timestamp ?? NaN, headerFrame];
+    // A file whose identity could not be read gets no index; its answer stands.
+    const identity = building && !failure ? await blobIndex!.identity.catch(() => null) : null;
+    if (identity && !failure && !stop.signal.aborted && header && headerFrame && !isHistory(header)) {
+      const [timestamp, frame] = [header.replication_timestamp ?? NaN, headerFrame];
       await blobIndex!.onBuilt(() => assembler.blobIndex(identity, timestamp, frame.offset, frame.size) ?? null);
     }
   } catch (e) {
@@ -190,10 +195,10 @@ export async function runQuery(
 }
 
 /** The frames an indexed read takes (the OSMHeader's first), or null when the index is refused. */
-function indexedPlan(assembler: QueryAssembler, blobIndex: BlobIndexUse): FrameAt[] | null {
+async function indexedPlan(assembler: QueryAssembler, blobIndex: BlobIndexUse): Promise<FrameAt[] | null> {
   if (!blobIndex.bytes) return null;
   try {
-    return plannedFrames(new Float64Array(assembler.useIndex(blobIndex.bytes, blobIndex.identity)));
+    return plannedFrames(new Float64Array(assembler.useIndex(blobIndex.bytes, await blobIndex.identity)));
   } catch (e) {
     blobIndex.onRefused((e as Error).message ?? String(e));
     return null;
