@@ -546,7 +546,7 @@ function report({ cores, runs, memory }, write) {
   // A ratio of two rows run in the same repetition (a minute apart at most) is taken in each
   // repetition and the median of those printed: this host drifts by 10–40 % over a bench run,
   // more between repetitions than within one, so the medians' ratio mixes slow and fast spells.
-  const paired = (a, b) => (median(runs.map((r) => a(r) / b(r))) ?? NaN).toFixed(2);
+  const paired = (a, b) => median(runs.map((r) => a(r) / b(r))).toFixed(2);
   const appNear = (r) => r.app.app_near_big.ms;
   const pr = {
     app_warm: paired(appNear, (r) => r.bench.query_all_big.ms),

@@ -174,11 +174,11 @@ export async function runQuery(
       await Promise.all(decoding);
       if (!failure && !stop.signal.aborted) assembler.finishGeometry();
     }
-    // A file whose identity could not be read gets no index; its answer stands.
-    const identity = building && !failure ? await blobIndex!.identity.catch(() => null) : null;
-    if (identity && !failure && !stop.signal.aborted && header && headerFrame && !isHistory(header)) {
+    if (building && !failure && !stop.signal.aborted && header && headerFrame && !isHistory(header)) {
+      // A file whose identity could not be read gets no index; its answer stands.
+      const identity = await blobIndex!.identity.catch(() => null);
       const [timestamp, frame] = [header.replication_timestamp ?? NaN, headerFrame];
-      await blobIndex!.onBuilt(() => assembler.blobIndex(identity, timestamp, frame.offset, frame.size) ?? null);
+      if (identity) await blobIndex!.onBuilt(() => assembler.blobIndex(identity, timestamp, frame.offset, frame.size) ?? null);
     }
   } catch (e) {
     fail(e);
