@@ -5,7 +5,7 @@
  * copied).
  */
 import { BlobScanner, readHeader } from '../wasm/pkg/pbf_explorer.js';
-import type { DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './pool/messages';
+import type { DecodeReply, DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './pool/messages';
 
 /** How a decode worker talks to its pool. */
 export interface DecodeWorkerScope {
@@ -46,30 +46,56 @@ export function serveDecodeCalls(scope: DecodeWorkerScope, ready: Promise<WebAss
     return { result, transfer: [out] };
   }
 
-  return async (msg) => {
-    const job = msg.type === 'call' ? msg.job : null;
+  /** One call's reply and what it transfers; a trap closes the worker after the replies so far are sent. */
+  function reply(req: DecodeRequest): { reply: DecodeReply; transfer: Transferable[]; fatal: boolean } {
     try {
-      await ready;
-      if (msg.type === 'query') {
-        scanner?.free();
-        scanner = new BlobScanner(JSON.stringify(msg.query));
-      } else if (msg.type === 'area-nodes') {
-        scanner?.setAreaNodes(msg.on);
-      } else if (msg.type === 'context-nodes') {
-        scanner?.setContextNodes(msg.nodes);
-      } else {
-        const { result, transfer } = answer(msg);
-        // The Blob was copied into Wasm memory: its buffer goes back to the reader for the next one.
-        const spent = msg.blob.buffer as ArrayBuffer;
-        scope.post({ type: 'result', wasmBytes: memory?.buffer.byteLength ?? 0, spent, ...result }, [...transfer, spent]);
-      }
+      const { result, transfer } = answer(req);
+      // The Blob was copied into Wasm memory: its buffer goes back to the reader for the next one.
+      const spent = req.blob.buffer as ArrayBuffer;
+      return { reply: { type: 'result', wasmBytes: memory?.buffer.byteLength ?? 0, spent, ...result }, transfer: [...transfer, spent], fatal: false };
     } catch (e) {
       // A trap (a panic, or running out of memory) can leave the Wasm instance inconsistent:
       // report it and close, so the pool starts a fresh worker instead of reusing this one.
       const fatal = e instanceof WebAssembly.RuntimeError;
       const message = e instanceof Error ? e.message : String(e);
-      scope.post({ type: 'error', job, message: fatal ? `the decoder failed (${message})` : message, fatal });
-      if (fatal) scope.close();
+      return { reply: { type: 'error', job: req.job, message: fatal ? `the decoder failed (${message})` : message, fatal }, transfer: [], fatal };
+    }
+  }
+
+  return async (msg) => {
+    let loadError: string | null = null;
+    await ready.catch((e) => (loadError = `the Wasm decoder failed to load: ${e}`));
+    if (loadError !== null) {
+      // The pool was told once; each call still gets its answer.
+      if (msg.type === 'calls') scope.post({ type: 'replies', replies: msg.requests.map((r) => ({ type: 'error', job: r.job, message: loadError! })) });
+      return;
+    }
+    if (msg.type === 'query') {
+      scanner?.free();
+      try {
+        scanner = new BlobScanner(JSON.stringify(msg.query));
+      } catch (e) {
+        scanner = null;
+        scope.post({ type: 'error', job: null, message: e instanceof Error ? e.message : String(e) });
+      }
+    } else if (msg.type === 'area-nodes') {
+      scanner?.setAreaNodes(msg.on);
+    } else if (msg.type === 'context-nodes') {
+      scanner?.setContextNodes(msg.nodes);
+    } else {
+      const replies: DecodeReply[] = [];
+      const transfer: Transferable[] = [];
+      for (const req of msg.requests) {
+        const r = reply(req);
+        replies.push(r.reply);
+        transfer.push(...r.transfer);
+        if (r.fatal) {
+          scope.post({ type: 'replies', replies }, transfer);
+          scope.close();
+          return;
+        }
+      }
+      scope.post({ type: 'replies', replies }, transfer);
     }
   };
 }

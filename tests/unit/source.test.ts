@@ -1,10 +1,12 @@
 /**
  * `readFirst` (`workers/source/source.ts`), which reads the HTTP probe's first bytes and leaves
  * its reply to be read on by a full read: from a byte stream it takes no byte more; from any
- * other stream it hands back what the last chunk brought past the length.
+ * other stream it hands back what the last chunk brought past the length. And `streamPieces`,
+ * which reads a local file front to back: a read that never settles (as Chromium's BYOB reads
+ * of `File.stream()` were seen to) is taken up again from the stalled piece's start.
  */
 import { describe, expect, it } from 'vitest';
-import { readFirst } from '../../workers/source/source';
+import { readFirst, streamPieces } from '../../workers/source/source';
 
 const BYTES = Uint8Array.from({ length: 12 }, (_, i) => i);
 /** `BYTES` in chunks of 3, 4 and 5 bytes: a default stream, or a byte stream (BYOB reads). */
@@ -40,4 +42,60 @@ describe('readFirst', () => {
       expect(extra).toBeNull();
     });
   }
+});
+
+/** A byte stream of `data` in reads of at most 64 KiB whose read at byte `stallAt` never settles. */
+function stallingAt(data: Uint8Array, stallAt: number): ReadableStream<Uint8Array> {
+  let at = 0;
+  const pull = (c: ReadableByteStreamController) => {
+    const request = c.byobRequest!;
+    if (at >= stallAt) return new Promise<void>(() => {});
+    if (at >= data.length) {
+      c.close();
+      request.respond(0);
+      return;
+    }
+    const view = request.view!;
+    const n = Math.min(view.byteLength, 64 << 10, stallAt - at, data.length - at);
+    new Uint8Array(view.buffer, view.byteOffset, n).set(data.subarray(at, at + n));
+    at += n;
+    request.respond(n);
+  };
+  return new ReadableStream({ type: 'bytes', pull } as unknown as UnderlyingDefaultSource<Uint8Array>);
+}
+
+/** The first byte where `a` and `b` differ, -1 when they are equal (`toEqual` takes seconds on MiBs). */
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
+async function concat(pieces: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const piece of pieces) parts.push(piece.slice());
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+}
+
+describe('streamPieces', () => {
+  const MIB = 1 << 20;
+  const data = Uint8Array.from({ length: 3.5 * MIB }, (_, i) => (i * 2654435761) >>> 24);
+
+  it('reads on from the start of a piece whose read stalls, with another reader', async () => {
+    const reopened: number[] = [];
+    const reopen = (offset: number) => (reopened.push(offset), new Blob([data.subarray(offset)]).stream());
+    const read = await concat(streamPieces(stallingAt(data, 2.5 * MIB + 100), undefined, undefined, { reopen, stallMs: 50 }));
+    expect(reopened).toEqual([2 * MIB]);
+    expect(read.length).toBe(data.length);
+    expect(firstDifference(read, data)).toBe(-1);
+  });
+
+  it('reopens nothing when no read stalls', async () => {
+    const reopened: number[] = [];
+    const reopen = (offset: number) => (reopened.push(offset), new Blob([data.subarray(offset)]).stream());
+    const read = await concat(streamPieces(stallingAt(data, Infinity), undefined, undefined, { reopen, stallMs: 50 }));
+    expect(reopened).toEqual([]);
+    expect(firstDifference(read, data)).toBe(-1);
+  });
 });

@@ -35,15 +35,23 @@ export type ToDecodeWorker =
   | { type: 'area-nodes'; on: boolean }
   /** The area's node locations basemap ways are drawn from: `[ids…, lats_e7…, lons_e7…]`. */
   | { type: 'context-nodes'; nodes: Float64Array }
-  | ({ type: 'call' } & DecodeRequest);
+  /** Calls answered in order with one `replies` message (a few Blobs a message: see the pool). */
+  | { type: 'calls'; requests: DecodeRequest[] };
 
-/** Messages from a decode worker to the pool. */
-export type FromDecodeWorker =
-  | { type: 'ready' }
+/** A decode worker's answer to one call. */
+export type DecodeReply =
   /**
    * `wasmBytes`: the worker's Wasm linear memory size, which only grows; `spent`: the Blob's
    * buffer, handed back to be used again.
    */
   | ({ type: 'result'; wasmBytes: number; spent: ArrayBuffer } & DecodeResult)
   /** `fatal`: the Wasm instance trapped and the worker is closing; the pool replaces it. */
-  | { type: 'error'; job: number | null; message: string; fatal?: boolean };
+  | { type: 'error'; job: number; message: string; fatal?: boolean };
+
+/** Messages from a decode worker to the pool. */
+export type FromDecodeWorker =
+  | { type: 'ready' }
+  /** The answers to one `calls` message, in its order (fewer when the worker is closing). */
+  | { type: 'replies'; replies: DecodeReply[] }
+  /** A failure of no call: a bad query, or the Wasm decoder not loading. */
+  | { type: 'error'; job: null; message: string };

@@ -1,13 +1,13 @@
 /**
  * A pool of decode workers (one per core), owned by the query worker. Blobs queue here and go,
- * transferred, to the least-loaded worker; each worker holds up to {@link PER_WORKER} blobs so it never idles
- * while its reply crosses the main thread. Queued bytes and blobs are bounded so a fast
+ * transferred, to the least-loaded worker, up to {@link PER_MESSAGE} in a message; each worker
+ * holds up to {@link PER_WORKER} messages so it never idles while its reply crosses to the query worker. Queued bytes and blobs are bounded so a fast
  * reader waits for slow decoders (backpressure); a cancel drops every queued blob and
  * ignores late replies. A worker that dies is replaced.
  */
 import type { Frame } from '../framer/framer';
 import type { Query } from '../types';
-import type { DecodeCalls, DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './messages';
+import type { DecodeCalls, DecodeReply, DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './messages';
 
 interface Job {
   id: number;
@@ -25,6 +25,8 @@ interface Slot {
   worker: Worker;
   /** Blobs sent to this worker, oldest first; it answers them in order. */
   jobs: Job[];
+  /** Messages of calls sent to it and not answered yet. */
+  messages: number;
   /** Its Wasm linear memory in bytes, as last reported. */
   wasmBytes: number;
 }
@@ -37,8 +39,13 @@ export class CancelledError extends Error {
   }
 }
 
-/** Blobs sent ahead to each worker: one decoding, one waiting in its inbox. */
+/** Messages sent ahead to each worker: one being decoded, one waiting in its inbox. */
 const PER_WORKER = 2;
+/**
+ * Most Blobs in one message (fewer when fewer are queued, as at a read's start): each message
+ * wakes the receiving thread, which on a 2-core machine preempts a decoder (README, "Measured decisions").
+ */
+export const PER_MESSAGE = 8;
 
 const defaultWorker = () => new Worker(new URL('../decode-worker.ts', import.meta.url), { type: 'module', name: 'decode-worker' });
 
@@ -61,19 +68,20 @@ export class DecodePool {
    * @param size number of workers; default `navigator.hardwareConcurrency` (at most 32).
    * @param maxInFlightBytes Blob bytes queued or decoding before {@link waitForSpace} waits;
    *   default 32 MiB (one Blob of the spec's maximum size always gets through).
-   * @param maxInFlightJobs blobs queued or decoding before {@link waitForSpace} waits; default 4 per worker.
+   * @param maxInFlightJobs blobs queued or decoding before {@link waitForSpace} waits; default
+   *   twice what the workers hold, so that full messages can form.
    */
   constructor(
     readonly size = Math.max(1, Math.min(navigator.hardwareConcurrency || 4, 32)),
     private readonly maxInFlightBytes = 32 << 20,
-    private readonly maxInFlightJobs = size * PER_WORKER * 2,
+    private readonly maxInFlightJobs = size * PER_WORKER * PER_MESSAGE * 2,
     private readonly createWorker: () => Worker = defaultWorker,
   ) {
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: this.createWorker(), jobs: [], wasmBytes: 0 };
+    const slot: Slot = { worker: this.createWorker(), jobs: [], messages: 0, wasmBytes: 0 };
     slot.worker.onmessage = (e: MessageEvent<FromDecodeWorker>) => this.onReply(slot, e.data);
     slot.worker.onerror = (e) => {
       e.preventDefault();
@@ -101,24 +109,33 @@ export class DecodePool {
     slot.worker.postMessage(msg, transfer);
   }
 
-  private onReply(slot: Slot, reply: FromDecodeWorker): void {
-    if (reply.type === 'ready') {
+  private onReply(slot: Slot, msg: FromDecodeWorker): void {
+    if (msg.type === 'ready') {
       this.readyCount++;
       if (this.readyCount >= this.size) this.readyWaiters.splice(0).forEach((w) => w());
       return;
     }
-    if (reply.job === null) {
+    if (msg.type === 'error') {
       // A query-level failure: a bad query, or the Wasm module not loading.
-      if (reply.type === 'error') this.rejectAll(new Error(reply.message));
+      this.rejectAll(new Error(msg.message));
       return;
     }
+    slot.messages--;
+    for (const reply of msg.replies) {
+      if (!this.onCallReply(slot, reply)) return; // the worker was replaced
+    }
+    this.dispatch();
+  }
+
+  /** Takes one call's reply; false when it was fatal and the worker has been replaced. */
+  private onCallReply(slot: Slot, reply: DecodeReply): boolean {
     if (reply.type === 'result') {
       slot.wasmBytes = reply.wasmBytes;
       this.onSpent?.(reply.spent);
     }
     if (reply.type === 'error' && reply.fatal) {
       this.replace(slot, reply.message); // fails this blob and the ones queued behind it
-      return;
+      return false;
     }
     const job = slot.jobs.shift(); // a worker answers its blobs in order
     if (job && job.id === reply.job) {
@@ -128,7 +145,7 @@ export class DecodePool {
         this.finish(job, () => job.resolve(reply));
       }
     }
-    this.dispatch();
+    return true;
   }
 
   /** Answers a job's caller once, and frees its share of the in-flight budget. */
@@ -153,11 +170,12 @@ export class DecodePool {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.reduce((a, b) => (b.jobs.length < a.jobs.length ? b : a));
-      if (slot.jobs.length >= PER_WORKER) return;
-      const job = this.queue.shift()!;
-      slot.jobs.push(job);
-      this.post(slot, { type: 'call', ...job.request }, [job.request.blob.buffer]);
+      const slot = this.slots.reduce((a, b) => (b.messages < a.messages || (b.messages === a.messages && b.jobs.length < a.jobs.length) ? b : a));
+      if (slot.messages >= PER_WORKER) return;
+      const jobs = this.queue.splice(0, PER_MESSAGE);
+      slot.jobs.push(...jobs);
+      slot.messages++;
+      this.post(slot, { type: 'calls', requests: jobs.map((j) => j.request) }, jobs.map((j) => j.request.blob.buffer));
     }
   }
 

@@ -87,8 +87,9 @@ export class FileSource implements Source {
    */
   async *stream(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
     let at = 0;
+    const resume = { reopen: (offset: number) => this.file.slice(offset).stream(), stallMs: FILE_STALL_MS };
     try {
-      for await (const piece of streamPieces(this.file.stream(), signal, buffers)) {
+      for await (const piece of streamPieces(this.file.stream(), signal, buffers, resume)) {
         at += piece.length;
         yield piece;
       }
@@ -102,12 +103,30 @@ export class FileSource implements Source {
 const PIECE_BYTES = 1 << 20;
 
 /**
+ * How long (ms) a piece of a local file may take before its read counts as stalled. A piece
+ * comes in milliseconds, a waking disk in seconds; a BYOB read of Chromium's `File.stream()`
+ * was seen never to settle (README, "Measured decisions").
+ */
+export const FILE_STALL_MS = 10_000;
+
+/**
+ * How to go on when a read stalls: `reopen(offset)` gives the same bytes again from `offset`,
+ * and a piece not filled within `stallMs` counts as stalled.
+ */
+export interface StallResume {
+  reopen: (offset: number) => ReadableStream<Uint8Array>;
+  stallMs: number;
+}
+
+/**
  * The bytes of `stream` in pieces of {@link PIECE_BYTES} (the last may be shorter), each read
  * straight into a buffer from `buffers` with a BYOB reader, so a consumer that puts consumed
  * pieces back makes no garbage. A stream that is not a byte stream is read with the default
- * reader, its chunks as they come.
+ * reader, its chunks as they come. With `resume`, a piece that stalls is read again, and the
+ * rest after it, from `resume.reopen` with the default reader (the stalled read keeps the
+ * piece's buffer, so the piece starts over).
  */
-export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
+export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, buffers?: BufferPool, resume?: StallResume): AsyncIterable<Uint8Array> {
   let reader: ReadableStreamBYOBReader;
   try {
     reader = stream.getReader({ mode: 'byob' });
@@ -116,15 +135,23 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
     return;
   }
   let ended = false;
+  let at = 0;
   try {
     for (;;) {
-      const { view, filled } = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal);
+      const piece = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal, resume?.stallMs);
+      if (piece === STALLED) {
+        console.warn(`a read stalled at byte ${at}: reading on from there with another reader`);
+        yield* streamChunks(resume!.reopen(at), signal);
+        return;
+      }
+      const { view, filled } = piece;
       ended = filled < view.length;
       if (filled > 0) yield view.subarray(0, filled);
+      at += filled;
       if (ended) return;
     }
   } finally {
-    // Left before its end (an error, or the reader stopped): cancelled, so a response stops downloading.
+    // Left before its end (an error, a stall, or the reader stopped): cancelled, so a response stops downloading.
     if (ended) reader.releaseLock();
     else void reader.cancel().catch(() => {});
   }
@@ -187,22 +214,44 @@ export async function readFirst(stream: ReadableStream<Uint8Array>, length: numb
   }
 }
 
+/** What {@link fillFrom} gives when its time ran out before `into` was full. */
+const STALLED = Symbol('stalled');
+/** The bytes {@link fillFrom} read: the first `filled` of `view`. */
+type Filled = { view: Uint8Array<ArrayBuffer>; filled: number };
+
 /**
  * Reads from a byte stream into `into` until it is full or the stream ends. BYOB reads move the
  * buffer on each read, so the filled bytes come back as `view`, on the buffer that now holds them.
+ * With `stallMs`, gives {@link STALLED} when the whole fill takes longer (the pending read keeps
+ * the buffer).
  */
-async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<{ view: Uint8Array<ArrayBuffer>; filled: number }> {
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Filled>;
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal: AbortSignal | undefined, stallMs: number | undefined): Promise<Filled | typeof STALLED>;
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal, stallMs?: number): Promise<Filled | typeof STALLED> {
   let view = into;
   let filled = 0;
   const length = into.length; // `into` itself reads as empty once its buffer has moved
-  while (filled < length) {
-    if (signal?.aborted) throw signal.reason;
-    const { done, value } = await reader.read<Uint8Array<ArrayBuffer>>(view.subarray(filled));
-    if (value) {
-      view = new Uint8Array(value.buffer, value.byteOffset - filled, length);
-      filled += value.length;
+  // One timer a piece (not a read: 16 reads fill a piece), raced by each read.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stall = stallMs === undefined ? null : new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), stallMs)));
+  try {
+    while (filled < length) {
+      if (signal?.aborted) throw signal.reason;
+      const read = reader.read<Uint8Array<ArrayBuffer>>(view.subarray(filled));
+      const result = stall ? await Promise.race([read, stall]) : await read;
+      if (result === STALLED) {
+        read.catch(() => {}); // it settles, if ever, as the reader is cancelled
+        return STALLED;
+      }
+      const { done, value } = result;
+      if (value) {
+        view = new Uint8Array(value.buffer, value.byteOffset - filled, length);
+        filled += value.length;
+      }
+      if (done) break;
     }
-    if (done) break;
+  } finally {
+    clearTimeout(timer);
   }
   return { view, filled };
 }
