@@ -3,10 +3,11 @@
  * its reply to be read on by a full read: from a byte stream it takes no byte more; from any
  * other stream it hands back what the last chunk brought past the length. And `streamPieces`,
  * which reads a local file front to back: a read that never settles (as Chromium's BYOB reads
- * of `File.stream()` were seen to) is taken up again from the stalled piece's start.
+ * of `File.stream()` were seen to) is taken up again from the stalled piece's start, a reopened
+ * read that stalls from the byte it stopped at, and too many stalls fail the read.
  */
 import { describe, expect, it } from 'vitest';
-import { readFirst, streamPieces } from '../../workers/source/source';
+import { MAX_STALLS, readFirst, streamPieces } from '../../workers/source/source';
 
 const BYTES = Uint8Array.from({ length: 12 }, (_, i) => i);
 /** `BYTES` in chunks of 3, 4 and 5 bytes: a default stream, or a byte stream (BYOB reads). */
@@ -64,6 +65,20 @@ function stallingAt(data: Uint8Array, stallAt: number): ReadableStream<Uint8Arra
   return new ReadableStream({ type: 'bytes', pull } as unknown as UnderlyingDefaultSource<Uint8Array>);
 }
 
+/** A default stream of `data` from byte `from`, in chunks of 64 KiB, whose read at byte `stallAt` never settles. */
+function chunksStallingAt(data: Uint8Array, from: number, stallAt: number): ReadableStream<Uint8Array> {
+  let at = from;
+  return new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (at >= stallAt) return new Promise<void>(() => {});
+      if (at >= data.length) return c.close();
+      const n = Math.min(64 << 10, stallAt - at, data.length - at);
+      c.enqueue(data.slice(at, at + n));
+      at += n;
+    },
+  });
+}
+
 /** The pieces joined, each copied as it comes (a piece's buffer may be used again after). */
 async function concat(pieces: AsyncIterable<Uint8Array>): Promise<Buffer> {
   const parts: Uint8Array[] = [];
@@ -82,6 +97,23 @@ describe('streamPieces', () => {
     expect(reopened).toEqual([2 * MIB]);
     expect(read.length).toBe(data.length);
     expect(read.equals(data)).toBe(true);
+  });
+
+  it('reopens a read that stalls again from the byte it stopped at', async () => {
+    const reopened: number[] = [];
+    // The first reopened read stalls 100 bytes into the last MiB; the next one does not.
+    const reopen = (offset: number) => (reopened.push(offset), chunksStallingAt(data, offset, reopened.length === 1 ? 3 * MIB + 100 : Infinity));
+    const read = await concat(streamPieces(stallingAt(data, 2.5 * MIB + 100), undefined, undefined, { reopen, stallMs: 50 }));
+    expect(reopened).toEqual([2 * MIB, 3 * MIB + 100]);
+    expect(read.equals(data)).toBe(true);
+  });
+
+  it(`fails, naming the byte, when the read stalls a time more than ${MAX_STALLS}`, async () => {
+    const reopened: number[] = [];
+    const reopen = (offset: number) => (reopened.push(offset), chunksStallingAt(data, offset, offset + 1000));
+    const read = concat(streamPieces(stallingAt(data, 2.5 * MIB + 100), undefined, undefined, { reopen, stallMs: 50 }));
+    await expect(read).rejects.toThrow(`the file stopped giving bytes at byte ${2 * MIB + MAX_STALLS * 1000}: its read stalled ${MAX_STALLS + 1} times`);
+    expect(reopened).toEqual(Array.from({ length: MAX_STALLS }, (_, i) => 2 * MIB + i * 1000));
   });
 
   it('reopens nothing when no read stalls', async () => {

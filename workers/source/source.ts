@@ -108,10 +108,12 @@ const PIECE_BYTES = 1 << 20;
  * was seen never to settle (README, "Measured decisions").
  */
 export const FILE_STALL_MS = 10_000;
+/** Stalls a front-to-back read recovers from; at the next, it fails with the byte it stopped at. */
+export const MAX_STALLS = 3;
 
 /**
  * How to go on when a read stalls: `reopen(offset)` gives the same bytes again from `offset`,
- * and a piece not filled within `stallMs` counts as stalled.
+ * and a piece not filled within `stallMs` (after a stall: a chunk not read) counts as stalled.
  */
 export interface StallResume {
   reopen: (offset: number) => ReadableStream<Uint8Array>;
@@ -124,7 +126,9 @@ export interface StallResume {
  * pieces back makes no garbage. A stream that is not a byte stream is read with the default
  * reader, its chunks as they come. With `resume`, a piece that stalls is read again, and the
  * rest after it, from `resume.reopen` with the default reader (the stalled read keeps the
- * piece's buffer, so the piece starts over).
+ * piece's buffer, so the piece starts over); that read, when it stalls too, is reopened from the
+ * byte it stopped at, up to {@link MAX_STALLS} stalls in all. Throws at the next one, naming
+ * the byte.
  */
 export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, buffers?: BufferPool, resume?: StallResume): AsyncIterable<Uint8Array> {
   let reader: ReadableStreamBYOBReader;
@@ -140,8 +144,7 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
     for (;;) {
       const piece = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal, resume?.stallMs);
       if (piece === STALLED) {
-        console.warn(`a read stalled at byte ${at}: reading on from there with another reader`);
-        yield* streamChunks(resume!.reopen(at), signal);
+        yield* resumed(resume!, at, signal);
         return;
       }
       const { view, filled } = piece;
@@ -157,21 +160,56 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
   }
 }
 
-/** The chunks of `stream` as they come (default reader), the stream cancelled when left before its end. */
-export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+/** The bytes from byte `at` on, read again after a stall there: reopened from each later stall too, up to {@link MAX_STALLS}. */
+async function* resumed(resume: StallResume, at: number, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  for (let stalls = 1; ; stalls++) {
+    if (stalls > MAX_STALLS) throw new Error(`the file stopped giving bytes at byte ${at}: its read stalled ${stalls} times, for ${resume.stallMs / 1000} s each`);
+    console.warn(`a read stalled at byte ${at}: reading on from there with another reader`);
+    const chunks = streamChunks(resume.reopen(at), signal, resume.stallMs);
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done) {
+        if (next.value === 'ended') return;
+        break; // stalled: reopened from `at`
+      }
+      at += next.value.length;
+      yield next.value;
+    }
+  }
+}
+
+/**
+ * The chunks of `stream` as they come (default reader), the stream cancelled when left before
+ * its end. With `stallMs`, it stops when a read takes longer. Returns how it stopped.
+ */
+export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, stallMs?: number): AsyncGenerator<Uint8Array, 'ended' | 'stalled'> {
   const reader = stream.getReader();
   let ended = false;
   try {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
-      const { done, value } = await reader.read();
-      ended = done;
-      if (done) return;
-      yield value;
+      const result = await withDeadline(reader.read(), stallMs);
+      if (result === STALLED) return 'stalled';
+      ended = result.done;
+      if (result.done) return 'ended';
+      yield result.value;
     }
   } finally {
     if (ended) reader.releaseLock();
     else void reader.cancel().catch(() => {});
+  }
+}
+
+/** `read`, or {@link STALLED} when it takes longer than `ms` (no deadline when undefined). */
+async function withDeadline<T>(read: Promise<T>, ms: number | undefined): Promise<T | typeof STALLED> {
+  if (ms === undefined) return read;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const result = await Promise.race([read, new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), ms)))]);
+    if (result === STALLED) read.catch(() => {}); // it settles, if ever, as the reader is cancelled
+    return result;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
