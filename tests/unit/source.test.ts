@@ -45,9 +45,12 @@ describe('readFirst', () => {
   }
 });
 
-/** A byte stream of `data` in reads of at most 64 KiB whose read at byte `stallAt` never settles. */
-function stallingAt(data: Uint8Array, stallAt: number): ReadableStream<Uint8Array> {
-  let at = 0;
+/**
+ * A byte stream of `data` from byte `from`, in reads of at most 64 KiB (BYOB, or chunks of a
+ * default reader), whose read at byte `stallAt` never settles.
+ */
+function stallingAt(data: Uint8Array, stallAt: number, from = 0): ReadableStream<Uint8Array> {
+  let at = from;
   const pull = (c: ReadableByteStreamController) => {
     const request = c.byobRequest!;
     if (at >= stallAt) return new Promise<void>(() => {});
@@ -62,21 +65,7 @@ function stallingAt(data: Uint8Array, stallAt: number): ReadableStream<Uint8Arra
     at += n;
     request.respond(n);
   };
-  return new ReadableStream({ type: 'bytes', pull } as unknown as UnderlyingDefaultSource<Uint8Array>);
-}
-
-/** A default stream of `data` from byte `from`, in chunks of 64 KiB, whose read at byte `stallAt` never settles. */
-function chunksStallingAt(data: Uint8Array, from: number, stallAt: number): ReadableStream<Uint8Array> {
-  let at = from;
-  return new ReadableStream<Uint8Array>({
-    pull(c) {
-      if (at >= stallAt) return new Promise<void>(() => {});
-      if (at >= data.length) return c.close();
-      const n = Math.min(64 << 10, stallAt - at, data.length - at);
-      c.enqueue(data.slice(at, at + n));
-      at += n;
-    },
-  });
+  return new ReadableStream({ type: 'bytes', pull, autoAllocateChunkSize: 64 << 10 } as unknown as UnderlyingDefaultSource<Uint8Array>);
 }
 
 /** The pieces joined, each copied as it comes (a piece's buffer may be used again after). */
@@ -102,7 +91,7 @@ describe('streamPieces', () => {
   it('reopens a read that stalls again from the byte it stopped at', async () => {
     const reopened: number[] = [];
     // The first reopened read stalls 100 bytes into the last MiB; the next one does not.
-    const reopen = (offset: number) => (reopened.push(offset), chunksStallingAt(data, offset, reopened.length === 1 ? 3 * MIB + 100 : Infinity));
+    const reopen = (offset: number) => (reopened.push(offset), stallingAt(data, reopened.length === 1 ? 3 * MIB + 100 : Infinity, offset));
     const read = await concat(streamPieces(stallingAt(data, 2.5 * MIB + 100), undefined, undefined, { reopen, stallMs: 50 }));
     expect(reopened).toEqual([2 * MIB, 3 * MIB + 100]);
     expect(read.equals(data)).toBe(true);
@@ -110,7 +99,7 @@ describe('streamPieces', () => {
 
   it(`fails, naming the byte, when the read stalls a time more than ${MAX_STALLS}`, async () => {
     const reopened: number[] = [];
-    const reopen = (offset: number) => (reopened.push(offset), chunksStallingAt(data, offset, offset + 1000));
+    const reopen = (offset: number) => (reopened.push(offset), stallingAt(data, offset + 1000, offset));
     const read = concat(streamPieces(stallingAt(data, 2.5 * MIB + 100), undefined, undefined, { reopen, stallMs: 50 }));
     await expect(read).rejects.toThrow(`the file stopped giving bytes at byte ${2 * MIB + MAX_STALLS * 1000}: its read stalled ${MAX_STALLS + 1} times`);
     expect(reopened).toEqual(Array.from({ length: MAX_STALLS }, (_, i) => 2 * MIB + i * 1000));

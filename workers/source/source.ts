@@ -188,7 +188,8 @@ export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?:
   try {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
-      const result = await withDeadline(reader.read(), stallMs);
+      const deadline = stallDeadline(stallMs);
+      const result = await deadline.race(reader.read()).finally(deadline.clear);
       if (result === STALLED) return 'stalled';
       ended = result.done;
       if (result.done) return 'ended';
@@ -197,19 +198,6 @@ export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?:
   } finally {
     if (ended) reader.releaseLock();
     else void reader.cancel().catch(() => {});
-  }
-}
-
-/** `read`, or {@link STALLED} when it takes longer than `ms` (no deadline when undefined). */
-async function withDeadline<T>(read: Promise<T>, ms: number | undefined): Promise<T | typeof STALLED> {
-  if (ms === undefined) return read;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const result = await Promise.race([read, new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), ms)))]);
-    if (result === STALLED) read.catch(() => {}); // it settles, if ever, as the reader is cancelled
-    return result;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
@@ -254,6 +242,26 @@ export async function readFirst(stream: ReadableStream<Uint8Array>, length: numb
 
 /** What {@link fillFrom} gives when its time ran out before `into` was full. */
 const STALLED = Symbol('stalled');
+
+/**
+ * A deadline `ms` from now (none when undefined): `race(read)` gives the read's result, or
+ * {@link STALLED} once the deadline has passed (the read then settles, if ever, as its reader
+ * is cancelled); `clear` stops the timer.
+ */
+function stallDeadline(ms: number | undefined): { race: <T>(read: Promise<T>) => Promise<T | typeof STALLED>; clear: () => void } {
+  if (ms === undefined) return { race: (read) => read, clear: () => {} };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const passed = new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), ms)));
+  return {
+    race: async (read) => {
+      const result = await Promise.race([read, passed]);
+      if (result === STALLED) read.catch(() => {});
+      return result;
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
 /** The bytes {@link fillFrom} read: the first `filled` of `view`. */
 type Filled = { view: Uint8Array<ArrayBuffer>; filled: number };
 
@@ -269,18 +277,14 @@ async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<Array
   let view = into;
   let filled = 0;
   const length = into.length; // `into` itself reads as empty once its buffer has moved
-  // One timer a piece (not a read: 16 reads fill a piece), raced by each read.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stall = stallMs === undefined ? null : new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), stallMs)));
+  // One deadline a piece (not a read: 16 reads fill a piece), raced by each read.
+  const deadline = stallDeadline(stallMs);
   try {
     while (filled < length) {
       if (signal?.aborted) throw signal.reason;
       const read = reader.read<Uint8Array<ArrayBuffer>>(view.subarray(filled));
-      const result = stall ? await Promise.race([read, stall]) : await read;
-      if (result === STALLED) {
-        read.catch(() => {}); // it settles, if ever, as the reader is cancelled
-        return STALLED;
-      }
+      const result = await deadline.race(read);
+      if (result === STALLED) return STALLED;
       const { done, value } = result;
       if (value) {
         view = new Uint8Array(value.buffer, value.byteOffset - filled, length);
@@ -289,7 +293,7 @@ async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<Array
       if (done) break;
     }
   } finally {
-    clearTimeout(timer);
+    deadline.clear();
   }
   return { view, filled };
 }
