@@ -10,7 +10,7 @@
  *   replaced by another after the first request, the probe) · no-cors (no CORS headers) · range-only (CORS allows the Range
  *   header only, so a request with If-Range fails its preflight) · range-only-change (that,
  *   and the change) · capped (a reply to an open-ended Range holds at most 16 MiB, as some
- *   servers cap replies)
+ *   servers cap replies) · slow (bodies sent at 2 MB/s, as over a slow link)
  * "once" faults hit the second request of a token for its file (the first is the probe, for the
  * first MiBs; the second, sent with it, asks for the last MiB).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
@@ -74,6 +74,7 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
         cutAfterHalf(res);
       }
       if (mode === 'capped') req.headers.range = req.headers.range?.replace(/^bytes=(\d+)-$/, (_, from) => `bytes=${from}-${Number(from) + CAP - 1}`);
+      if (mode === 'slow') throttle(res, SLOW_BYTES_PER_S);
       req.url = `/${file}`;
       const suffix = /^bytes=-(\d+)$/.exec(req.headers.range ?? '');
       if (suffix) req.headers.range = suffixRange(join(dir, file), Number(suffix[1]));
@@ -96,6 +97,22 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
   });
   await new Promise((r) => server.listen(port, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** The rate of bodies in mode `slow` (bytes per second). */
+const SLOW_BYTES_PER_S = 2e6;
+
+/**
+ * Sends the body at about `bytesPerSecond`: each chunk is written once the chunks before it
+ * had their time (the reader is not paused: a pipe ignores a writer's `false` here).
+ */
+function throttle(res, bytesPerSecond) {
+  const write = res.write.bind(res);
+  const end = res.end.bind(res);
+  let queue = Promise.resolve();
+  const later = (ms, f) => (queue = queue.then(() => new Promise((done) => setTimeout(() => (res.destroyed || f(), done()), ms))));
+  res.write = (chunk, ...args) => (later((chunk.length / bytesPerSecond) * 1000, () => write(chunk, ...args)), true);
+  res.end = (...args) => (later(0, () => end(...args)), res);
 }
 
 /** Bytes at most in a reply to an open-ended Range, in mode `capped`. */

@@ -14,7 +14,7 @@ import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
-import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace } from './report-pace';
+import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_START_MS } from './report-pace';
 import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
@@ -107,8 +107,17 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   const isCurrent = () => current === run;
   let changesTimer: ReturnType<typeof setTimeout> | null = null;
   let shownAny = false;
+  /** Whether the run's quiet start (QUIET_START_MS) is over; until then the page hears nothing. */
+  let quietOver = false;
+  /** Set while the header's file info waits for the quiet start to end. */
+  let infoHeld = false;
+  const sendInfo = () => {
+    infoHeld = false;
+    post({ type: 'file-info', run: run.id, info });
+  };
   const scheduleChanges = () => {
-    // The first matches go out at once; later ones wait for the interval.
+    if (!quietOver) return; // the quiet start's end sends them
+    // The first matches after the quiet start go out at once; later ones wait for the interval.
     changesTimer ??= setTimeout(() => {
       changesTimer = null;
       if (!isCurrent()) return;
@@ -117,6 +126,18 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     }, shownAny ? changesInterval(assembler.count()) : 0);
   };
   const pace = new ProgressPace();
+  // What the quiet start held goes out back to back, for the page to draw it in one frame.
+  const quietTimer = setTimeout(() => {
+    quietOver = true;
+    if (!isCurrent()) return;
+    if (infoHeld) sendInfo();
+    const held = pace.takeHeld(performance.now());
+    if (held) post({ type: 'progress', run: run.id, progress: held });
+    if (assembler.pendingChanges() > 0) {
+      shownAny = true;
+      flushChanges(run);
+    }
+  }, QUIET_START_MS);
   let end: RunEnd;
   let source: Source | null = null;
   let final: Progress | null = null;
@@ -131,14 +152,14 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
         info.header = header;
         info.size = source!.size;
         if (!isCurrent()) return;
-        post({ type: 'file-info', run: run.id, info });
-        // The first progress report rides with it (one frame for both on the page).
-        const held = pace.takeHeld(performance.now());
-        if (held) post({ type: 'progress', run: run.id, progress: held });
+        if (quietOver) sendInfo();
+        else infoHeld = true;
       },
       onProgress: (progress) => {
         // Paced (report-pace.ts); the run's final report follows anyway.
-        if (isCurrent() && pace.offer(progress, performance.now(), info.header !== null)) post({ type: 'progress', run: run.id, progress });
+        if (!isCurrent() || !pace.offer(progress, performance.now())) return;
+        if (infoHeld) sendInfo();
+        post({ type: 'progress', run: run.id, progress });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
     }, run.controller.signal, { buffers }, blobIndex);
@@ -149,8 +170,11 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   }
   source?.release?.(); // a read that stopped early leaves no reply downloading
   if (changesTimer) clearTimeout(changesTimer);
+  clearTimeout(quietTimer);
   if (!isCurrent()) return;
-  // The run's last messages go out back to back, for the page to draw them in one frame.
+  // The run's last messages go out back to back, for the page to draw them in one frame: the
+  // header's info first, as it came, should the run have ended in its quiet start.
+  if (infoHeld) sendInfo();
   if (end.status === 'done') info.facts = JSON.parse(assembler.fileFacts());
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   const finishIndex = takeIndexToFinish();

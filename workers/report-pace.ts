@@ -23,8 +23,14 @@ export const changesInterval = (count: number): number => 1000 + count / 100;
  */
 export const progressInterval = (p: Progress): number => (p.elapsedMs < 5000 && !(p.bytesRead >= p.totalBytes) ? 500 : 1000);
 
-/** How long (ms from the run's start) the first progress report waits for the header's file info. */
-export const HEADER_WAIT_MS = 100;
+/**
+ * Milliseconds at a run's start during which the page hears nothing: the first progress report,
+ * the header's file info and the first matches go out together as it ends, in one frame, and
+ * a run that ends within it is drawn once, at its end. A run that short needs no progress shown
+ * (the page says it is reading), and each of its frames was taken from the decoders (README
+ * "Measured decisions").
+ */
+export const QUIET_START_MS = 1000;
 
 /** Which of a run's progress reports go to the page, and when (one per run). */
 export class ProgressPace {
@@ -32,22 +38,21 @@ export class ProgressPace {
   private held: Progress | null = null;
 
   /**
-   * Whether `progress`, made at `now` (ms, any clock), is sent now. Reports closer than
-   * {@link progressInterval} to the last one sent are dropped; the first one, while the header's
-   * file info is not known (`headerKnown`) and the run is younger than {@link HEADER_WAIT_MS},
-   * is held for {@link takeHeld}, to be drawn in the same frame as that info.
+   * Whether `progress`, made at `now` (ms, any clock), is sent now. Reports of the run's first
+   * {@link QUIET_START_MS} are held (the last one, for {@link takeHeld}); later ones closer than
+   * {@link progressInterval} to the last one sent are dropped.
    */
-  offer(progress: Progress, now: number, headerKnown: boolean): boolean {
-    if (now - this.last < progressInterval(progress)) return false;
-    if (!headerKnown && progress.elapsedMs < HEADER_WAIT_MS) {
+  offer(progress: Progress, now: number): boolean {
+    if (progress.elapsedMs < QUIET_START_MS) {
       this.held = progress;
       return false;
     }
+    if (now - this.last < progressInterval(progress)) return false;
     this.last = now;
     return true;
   }
 
-  /** The report held back for the header, once, if none was sent since (call when the header is known). */
+  /** The last report held in the quiet start, once, if none was sent since (call as it ends). */
   takeHeld(now: number): Progress | null {
     const held = this.held;
     this.held = null;

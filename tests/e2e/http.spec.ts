@@ -14,6 +14,7 @@ import { DATA_DIR, QUERIES, expectedAnswer, querySearch } from './data';
 import { listedIds } from './list';
 import { KNOWN_HOSTS_KEY } from '../../web/known-hosts';
 import { END_BYTES } from '../../workers/source/http-source';
+import { QUIET_START_MS } from '../../workers/report-pace';
 
 const status = (page: Page) => page.getByTestId('status');
 const count = (page: Page) => page.getByTestId('result-count');
@@ -68,6 +69,45 @@ for (const mode of MODES) {
     if (mode === 'cut-stream-once') expect(fullReadsCut, 'full reads resumed after a cut').toBeGreaterThan(0);
   });
 }
+
+test('a run of over a second shows its progress, file info and first matches from its first second on', async ({ page }) => {
+  // Over a slow link (2 MB/s) Malta's read takes ~3 s. The page hears nothing in a run's first
+  // second; then what was held comes in one go, and the run goes on live.
+  type W = { t0: number; firstReport: { at: number; value: number; info: boolean } | null; listedAt: number | null; doneAt: number | null };
+  const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf' && x.q === 'amenity=cafe')!;
+  await page.goto(`/${querySearch(q)}`);
+  await page.locator('html[data-ready]').waitFor({ state: 'attached' });
+  await page.locator('#url-form input').fill(url('slow', q.file));
+  await page.evaluate(() => {
+    const w = window as unknown as W;
+    Object.assign(w, { t0: NaN, firstReport: null, listedAt: null, doneAt: null });
+    const since = () => performance.now() - w.t0;
+    const status = document.querySelector('[data-testid=status]')!;
+    const bar = document.querySelector('progress')!;
+    const counter = document.querySelector('[data-testid=result-count]')!;
+    document.querySelector('#url-form button')!.addEventListener('click', () => (w.t0 = performance.now()), { capture: true });
+    new MutationObserver(() => {
+      w.firstReport ??= { at: since(), value: bar.value, info: !document.querySelector<HTMLElement>('#file-info-view')!.hidden };
+    }).observe(bar, { attributes: true, attributeFilter: ['value'] });
+    new MutationObserver(() => {
+      if (Number(counter.textContent) > 0) w.listedAt ??= since();
+    }).observe(counter, { childList: true, characterData: true, subtree: true });
+    new MutationObserver(() => {
+      if (status.textContent === 'done') w.doneAt ??= since();
+    }).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  await page.locator('#url-form button').click();
+  await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+  await expect(count(page)).toHaveText(String(expectedAnswer(q).count));
+  const { firstReport, listedAt, doneAt } = await page.evaluate(() => {
+    const { firstReport, listedAt, doneAt } = window as unknown as W;
+    return { firstReport, listedAt, doneAt };
+  });
+  expect(firstReport!.at).toBeGreaterThanOrEqual(QUIET_START_MS);
+  expect(firstReport!.value).toBeLessThan(1); // while reading
+  expect(firstReport!.info).toBe(true); // the header's file info in the same frame
+  expect(listedAt!).toBeLessThan(doneAt!);
+});
 
 test('a file that changes on the server mid-read stops with a clear error', async ({ page }) => {
   const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf')!;

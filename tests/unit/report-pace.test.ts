@@ -1,6 +1,6 @@
-/** The pace of a run's reports to the page: progress twice a second while reading, then once a second; the first one held for the header. */
+/** The pace of a run's reports to the page: nothing in its first second, then progress twice a second while reading, then once a second. */
 import { describe, expect, it } from 'vitest';
-import { changesInterval, HEADER_WAIT_MS, ProgressPace, progressInterval } from '../../workers/report-pace';
+import { changesInterval, ProgressPace, progressInterval, QUIET_START_MS } from '../../workers/report-pace';
 import type { Progress } from '../../workers/types';
 
 const progress = (elapsedMs: number, bytesRead: number, totalBytes: number): Progress => ({ bytesRead, totalBytes, blobsDecoded: 0, elements: 0, blobsReread: 0, elapsedMs });
@@ -8,7 +8,7 @@ const progress = (elapsedMs: number, bytesRead: number, totalBytes: number): Pro
 /** The times (ms) at which reports offered every 100 ms from `from` to `to` are sent. */
 function sentTimes(pace: ProgressPace, from: number, to: number, make: (t: number) => Progress): number[] {
   const sent = [];
-  for (let t = from; t <= to; t += 100) if (pace.offer(make(t), t, true)) sent.push(t);
+  for (let t = from; t <= to; t += 100) if (pace.offer(make(t), t)) sent.push(t);
   return sent;
 }
 
@@ -28,36 +28,38 @@ describe('progressInterval', () => {
 });
 
 describe('ProgressPace', () => {
-  it('sends a report at most every half second while reading, every second after the last byte', () => {
+  it('holds every report of the quiet start, and gives the last one once, as it ends', () => {
     const pace = new ProgressPace();
-    expect(sentTimes(pace, 200, 1400, (t) => progress(t, t, 2000))).toEqual([200, 700, 1200]);
-    expect(sentTimes(pace, 1500, 3500, (t) => progress(t, 2000, 2000))).toEqual([2200, 3200]);
+    expect(sentTimes(pace, 0, QUIET_START_MS - 1, (t) => progress(t, t, 2000))).toEqual([]);
+    expect(pace.takeHeld(QUIET_START_MS)).toEqual(progress(900, 900, 2000));
+    expect(pace.takeHeld(QUIET_START_MS + 1)).toBeNull();
+  });
+
+  it('then sends a report at most every half second while reading, every second after the last byte', () => {
+    const pace = new ProgressPace();
+    expect(sentTimes(pace, 1000, 2400, (t) => progress(t, t, 3000))).toEqual([1000, 1500, 2000]);
+    expect(sentTimes(pace, 2500, 4500, (t) => progress(t, 3000, 3000))).toEqual([3000, 4000]);
+  });
+
+  it('keeps the pace from the held report it gave', () => {
+    const pace = new ProgressPace();
+    expect(pace.offer(progress(900, 1, 100), 900)).toBe(false);
+    expect(pace.takeHeld(1000)).toEqual(progress(900, 1, 100));
+    expect(pace.offer(progress(1200, 2, 100), 1200)).toBe(false);
+    expect(pace.offer(progress(1500, 3, 100), 1500)).toBe(true);
+  });
+
+  it('gives nothing held once a later report was sent, nor when none came', () => {
+    const pace = new ProgressPace();
+    expect(pace.offer(progress(900, 1, 100), 900)).toBe(false);
+    expect(pace.offer(progress(1100, 2, 100), 1100)).toBe(true);
+    expect(pace.takeHeld(1150)).toBeNull();
+    expect(new ProgressPace().takeHeld(1000)).toBeNull();
   });
 
   it('keeps twice a second for a file of unknown size', () => {
     const pace = new ProgressPace();
-    expect(sentTimes(pace, 200, 1400, (t) => progress(t, t, NaN))).toEqual([200, 700, 1200]);
-  });
-
-  it('holds the first report until the header is known, and sends it then, once', () => {
-    const pace = new ProgressPace();
-    expect(pace.offer(progress(10, 1, 100), 10, false)).toBe(false);
-    expect(pace.offer(progress(20, 2, 100), 20, false)).toBe(false);
-    expect(pace.takeHeld(30)).toEqual(progress(20, 2, 100));
-    expect(pace.takeHeld(31)).toBeNull();
-    // The next report keeps the pace from the held one's send.
-    expect(pace.offer(progress(300, 3, 100), 300, true)).toBe(false);
-    expect(pace.offer(progress(530, 4, 100), 530, true)).toBe(true);
-  });
-
-  it('stops holding once the run is older than the wait, header or not', () => {
-    const pace = new ProgressPace();
-    expect(pace.offer(progress(HEADER_WAIT_MS, 1, 100), 5, false)).toBe(true);
-    expect(pace.takeHeld(6)).toBeNull();
-  });
-
-  it('sends the first report of a run at once, whatever the clock reads', () => {
-    expect(new ProgressPace().offer(progress(0, 0, 100), 0, true)).toBe(true);
+    expect(sentTimes(pace, 1000, 2400, (t) => progress(t, t, NaN))).toEqual([1000, 1500, 2000]);
   });
 });
 
