@@ -184,13 +184,17 @@ test('the whole 110 MB synthetic file as the area: every node located, the data 
 });
 
 test('cancelling mid-file stops the query, and the next one runs clean', async ({ page }) => {
-  await page.goto('/?q=amenity=cafe&near=36.8989,15.7146&radius=1000');
+  // Every building of the file: a read of ~3 s, whose progress shows from its first second on.
+  await page.goto('/?q=building');
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
   await expect(page.locator('#stats')).toContainText('blobs decoded');
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(status(page)).toHaveText('cancelled');
   const cancelledAt = await page.locator('#stats').textContent();
+  await page.getByLabel('Query', { exact: true }).fill('amenity=cafe');
+  await page.locator('select[name=place]').selectOption('circle');
   await page.getByLabel('Centre (lat,lon)').fill('35.8989,14.5146');
+  await page.getByLabel('Radius (m)').fill('1000');
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
   await expect(status(page)).toHaveText('done');
   await expect(count(page)).toHaveText('43');
@@ -205,20 +209,23 @@ function poolSize(page: Page): Promise<number> {
 
 test('a decode worker that crashes is replaced, and the query ends with the crash named', async ({ page }) => {
   await page.goto('/?q=amenity=cafe&near=36.8989,15.7146&radius=1000');
-  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
-  await expect(page.locator('#stats')).toContainText('blobs decoded');
+  await page.locator('html[data-ready]').waitFor({ state: 'attached' }); // the warm-up's blobs are done
   const decodeWorkers = () => page.workers().filter((w) => w.url().includes('decode-worker'));
   const before = await poolSize(page);
   await expect.poll(() => decodeWorkers().length).toBe(before);
   const victim = decodeWorkers()[0];
   const closed = new Promise((resolve) => victim.once('close', resolve));
-  // From now on the worker throws on every message it gets, uncaught: its `error` event fires
-  // while it holds a blob of the running query, as when a worker dies mid-job.
+  // From now on the worker throws on every batch of blobs it is sent, uncaught: its `error`
+  // event fires while it holds a blob of the query, as when a worker dies mid-job.
   await victim.evaluate(() => {
-    self.onmessage = () => {
-      throw new Error('simulated crash');
+    const scope = self as unknown as { onmessage: (e: MessageEvent) => void };
+    const serve = scope.onmessage;
+    scope.onmessage = (e) => {
+      if ((e.data as { type: string }).type === 'calls') throw new Error('simulated crash');
+      serve(e);
     };
   });
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
   await expect(status(page)).toHaveText(/^error: blob #\d+ at byte \d+: a decode worker crashed.*simulated crash/, { timeout: 120_000 });
   await closed; // the pool ended the crashed worker…
   await expect.poll(() => decodeWorkers().length).toBe(before); // …and started another
