@@ -145,9 +145,14 @@ impl Default for BlockSummary {
 
 impl BlockSummary {
     #[inline]
-    pub(crate) fn add_node(&mut self, id: i64, lat_e7: i32, lon_e7: i32) {
+    pub(crate) fn add_node_id(&mut self, id: i64) {
         self.min_node_id = self.min_node_id.min(id);
         self.max_node_id = self.max_node_id.max(id);
+    }
+
+    #[inline]
+    pub(crate) fn add_node(&mut self, id: i64, lat_e7: i32, lon_e7: i32) {
+        self.add_node_id(id);
         let b = &mut self.bbox_e7;
         b[0] = b[0].min(lat_e7);
         b[1] = b[1].min(lon_e7);
@@ -528,13 +533,17 @@ impl BlockScanner<'_> {
         Location { nano: (lat_nano, lon_nano), e7: (lat_e7, lon_e7) }: Location,
         pairs: impl Fn() -> I,
     ) {
-        self.out.summary.add_node(id, lat_e7, lon_e7);
         if self.out.index.is_some() {
+            // The bbox comes from the cells noted (see `note_node_cell`): a node in the last
+            // noted cell is within it already.
+            self.out.summary.add_node_id(id);
             let (bucket, [lat_lo, lon_lo, lat_hi, lon_hi]) = self.last_cell;
             let (lat, lon) = (lat_e7 as i64, lon_e7 as i64);
             if id >> REF_BUCKET_SHIFT != bucket || lat < lat_lo || lat >= lat_hi || lon < lon_lo || lon >= lon_hi {
                 self.note_node_cell(id, lat_e7, lon_e7);
             }
+        } else {
+            self.out.summary.add_node(id, lat_e7, lon_e7);
         }
         let (lat, lon) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
         if !self.query.collect || !self.query.area.contains(lat, lon) {
@@ -556,7 +565,14 @@ impl BlockScanner<'_> {
     fn note_node_cell(&mut self, id: i64, lat_e7: i32, lon_e7: i32) {
         let part = self.out.index.as_mut().expect("an index part");
         let pair = (id >> REF_BUCKET_SHIFT, Cells::cell_of(lat_e7, lon_e7));
-        self.last_cell = (pair.0, Cells::cell_bounds(pair.1));
+        let bounds = Cells::cell_bounds(pair.1);
+        self.last_cell = (pair.0, bounds);
+        // The blob's bbox holds the node and its cell (the nodes that follow in the cell): at
+        // most a cell coarser than the nodes' own, which the index's cells are anyway.
+        // Cell bounds lie within ±180° (±1.8e9), so they fit an i32.
+        let [lat_lo, lon_lo, lat_hi, lon_hi] = bounds.map(|v| v as i32);
+        let b = &mut self.out.summary.bbox_e7;
+        *b = [b[0].min(lat_e7).min(lat_lo), b[1].min(lon_e7).min(lon_lo), b[2].max(lat_e7).max(lat_hi - 1), b[3].max(lon_e7).max(lon_hi - 1)];
         // Ids ascend in a sorted file: only this bucket's few cells need checking.
         let start = self.bucket_start;
         if part.bucket_cells.get(start).is_none_or(|p| p.0 != pair.0) {

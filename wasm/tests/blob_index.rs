@@ -196,11 +196,16 @@ fn every_node_and_every_way_node_is_where_the_index_says() {
         assert_eq!(blocks.len(), index.entries.len(), "{name}: one entry per OSMData blob");
         let inside = |b: [i32; 4], (lat, lon): (i32, i32)| b[0] <= lat + 1 && lat - 1 <= b[2] && b[1] <= lon + 1 && lon - 1 <= b[3];
         let (mut nodes, mut way_nodes) = (0, 0);
+        // The node bbox an index-building read notes is that of the nodes' cells: at most a
+        // cell (at CELL_LEVEL) wider on each side than the nodes' own.
+        let cell = [1_800_000_000 >> pbf_explorer::index::CELL_LEVEL, 3_600_000_000i64 >> pbf_explorer::index::CELL_LEVEL].map(|v| v as i32 + 1);
         for (block, entry) in blocks.iter().zip(&index.entries) {
+            let mut exact = [i32::MAX, i32::MAX, i32::MIN, i32::MIN];
             for group in block.groups() {
                 for n in group.dense_nodes() {
                     let at = locations[&n.id()];
                     assert!(inside(entry.summary.bbox_e7, at) && covers(&entry.node_cells, at), "{name}: node {} outside its blob's bbox or cells", n.id());
+                    exact = [exact[0].min(at.0), exact[1].min(at.1), exact[2].max(at.0), exact[3].max(at.1)];
                     nodes += 1;
                 }
                 for w in group.ways() {
@@ -210,6 +215,11 @@ fn every_node_and_every_way_node_is_where_the_index_says() {
                         way_nodes += 1;
                     }
                 }
+            }
+            if exact[0] <= exact[2] {
+                let b = entry.summary.bbox_e7;
+                let within = exact[0] - b[0] <= cell[0] && exact[1] - b[1] <= cell[1] && b[2] - exact[2] <= cell[0] && b[3] - exact[3] <= cell[1];
+                assert!(within, "{name}: blob {}'s bbox {b:?} is more than a cell wider than its nodes' {exact:?}", entry.index);
             }
         }
         assert!(nodes > 10_000 && way_nodes > 10_000, "{name}: {nodes} nodes, {way_nodes} way nodes checked");
