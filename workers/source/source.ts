@@ -62,22 +62,22 @@ export class FileSource implements Source {
   }
 
   /**
-   * A slice, streamed with the default reader: a BYOB reader on a slice hung (Chromium 156)
-   * when a query worker read slices after an earlier query had streamed another file.
+   * A slice's `arrayBuffer()`: its bytes land in the one buffer returned, where a stream's
+   * reader made a garbage chunk per 64 KiB and a copy of each (a BYOB reader on a slice hung in
+   * Chromium 156 when a query worker read slices after an earlier query had streamed another
+   * file). An indexed query reads ~20 MB so, and the garbage showed as renderer RSS growing
+   * over queries in a row (README, "Measured decisions").
    */
   async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
-    let at = 0;
+    const want = Math.max(0, Math.min(length, this.size - offset));
+    let out: Uint8Array;
     try {
-      for await (const piece of this.file.slice(offset, offset + out.length).stream()) {
-        if (signal?.aborted) throw signal.reason;
-        out.set(piece, at);
-        at += piece.length;
-      }
+      out = new Uint8Array(await this.file.slice(offset, offset + want).arrayBuffer());
     } catch (e) {
-      throw signal?.aborted ? e : this.fail(offset + at, e);
+      throw signal?.aborted ? signal.reason : this.fail(offset, e);
     }
-    if (at !== out.length) throw this.fail(offset + at, new Error(`the file ended after ${at} of ${out.length} bytes`));
+    if (signal?.aborted) throw signal.reason;
+    if (out.length !== want) throw this.fail(offset + out.length, new Error(`the file ended after ${out.length} of ${want} bytes`));
     return out;
   }
 
