@@ -150,14 +150,20 @@ impl BlockSummary {
         self.max_node_id = self.max_node_id.max(id);
     }
 
+    /// Widens the node bbox to hold a point (1e-7 degrees).
     #[inline]
-    pub(crate) fn add_node(&mut self, id: i64, lat_e7: i32, lon_e7: i32) {
-        self.add_node_id(id);
+    pub(crate) fn add_location(&mut self, lat_e7: i32, lon_e7: i32) {
         let b = &mut self.bbox_e7;
         b[0] = b[0].min(lat_e7);
         b[1] = b[1].min(lon_e7);
         b[2] = b[2].max(lat_e7);
         b[3] = b[3].max(lon_e7);
+    }
+
+    #[inline]
+    pub(crate) fn add_node(&mut self, id: i64, lat_e7: i32, lon_e7: i32) {
+        self.add_node_id(id);
+        self.add_location(lat_e7, lon_e7);
     }
 
     /// Whether the block holds any node.
@@ -571,8 +577,10 @@ impl BlockScanner<'_> {
         // most a cell coarser than the nodes' own, which the index's cells are anyway.
         // Cell bounds lie within ±180° (±1.8e9), so they fit an i32.
         let [lat_lo, lon_lo, lat_hi, lon_hi] = bounds.map(|v| v as i32);
-        let b = &mut self.out.summary.bbox_e7;
-        *b = [b[0].min(lat_e7).min(lat_lo), b[1].min(lon_e7).min(lon_lo), b[2].max(lat_e7).max(lat_hi - 1), b[3].max(lon_e7).max(lon_hi - 1)];
+        let summary = &mut self.out.summary;
+        summary.add_location(lat_e7, lon_e7);
+        summary.add_location(lat_lo, lon_lo);
+        summary.add_location(lat_hi - 1, lon_hi - 1);
         // Ids ascend in a sorted file: only this bucket's few cells need checking.
         let start = self.bucket_start;
         if part.bucket_cells.get(start).is_none_or(|p| p.0 != pair.0) {
