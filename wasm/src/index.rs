@@ -9,7 +9,7 @@
 //! string the block lacks skips it ([`crate::expr::Expr::admits`]).
 
 use serde::{Deserialize, Serialize};
-use twox_hash::{XxHash3_64, XxHash64};
+use twox_hash::XxHash64;
 
 use crate::area::AreaTest;
 use crate::query::PreparedQuery;
@@ -18,7 +18,7 @@ use crate::scan::{BlockSummary, Counts};
 /// The first 8 bytes of an index file.
 pub const MAGIC: [u8; 8] = *b"PBFIDX\r\n";
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 /// How many bytes at each end of the file its identity hashes (1 MiB).
 pub const IDENTITY_SPAN: u64 = 1 << 20;
 /// Bloom filter bits per string of a block's table, and the filter's largest size (bits):
@@ -77,9 +77,9 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// A Bloom filter of the strings of one block's string table (XXH3-64 of each string, double
-/// hashing, [`PROBES`] probes, a multiple of 64 bits, a probe's bit `(h × bits) >> 32` of a
-/// 32-bit hash `h`). Empty: nothing is known, every string may be there.
+/// A Bloom filter of the strings of one block's string table ([`string_hash`] of each string,
+/// double hashing, [`PROBES`] probes, a multiple of 64 bits, a probe's bit `(h × bits) >> 32` of
+/// a 32-bit hash `h`). Empty: nothing is known, every string may be there.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StringFilter {
     pub words: Vec<u64>,
@@ -104,13 +104,38 @@ impl StringFilter {
     }
 
     fn probes(&self, s: &[u8]) -> impl Iterator<Item = usize> {
-        // XXH3 hashes short strings in half XXH64's time (9 vs 19 ms natively for the 1.06 M
-        // strings of the 110 MB file's tables).
-        let h = XxHash3_64::oneshot(s);
+        let h = string_hash(s);
         let (h1, h2) = (h as u32, (h >> 32) as u32 | 1);
         let bits = self.words.len() as u64 * 64;
         (0..PROBES).map(move |i| ((h1.wrapping_add(i.wrapping_mul(h2)) as u64 * bits) >> 32) as usize)
     }
+}
+
+/// The string filters' hash (format version 3): a string's length and its first, middle and
+/// last eight bytes (all of a string of up to 24 bytes) mixed by 64-bit multiplies, as
+/// `docs/blob-index.md` spells out. A Bloom filter needs only that different strings mostly
+/// probe different bits: two strings of over 24 bytes that agree where this reads share their
+/// probes, which can cost a blob read, never an answer. Constant time and no 64×64→128
+/// multiply (a libcall in wasm32, which XXH3 makes for strings of 9 to 128 bytes: 66 % of the
+/// 110 MB file's): the index build's cost in Wasm −8 to −12 ms (README, "Measured decisions").
+pub fn string_hash(s: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let len = s.len();
+    let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().expect("4 bytes")));
+    let (first, middle, last) = match len {
+        0 => (0, 0, 0),
+        1..=3 => (u64::from(s[0]) << 16 | u64::from(s[len / 2]) << 8 | u64::from(s[len - 1]), 0, 0),
+        4..=7 => (half(0) << 32 | half(len - 4), 0, 0),
+        8..=16 => (word(0), 0, word(len - 8)),
+        _ => (word(0), word(len / 2 - 4), word(len - 8)),
+    };
+    let mut h = ((len as u64).wrapping_mul(K) ^ first).wrapping_mul(K);
+    h = (h ^ h >> 32 ^ middle).wrapping_mul(K);
+    h = (h ^ h >> 32 ^ last).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 31;
+    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ h >> 29
 }
 
 /// The grid level at which blobs' points are noted: 2^12 × 2^12 cells over lon × lat, a cell
@@ -720,6 +745,44 @@ mod tests {
             }
         }
         runs
+    }
+
+    #[test]
+    fn the_string_hash_is_the_documented_one_and_reads_every_byte_up_to_24() {
+        // Format version 3: every `.idx` holds filters of these values. They were computed by
+        // a Python transcription of docs/blob-index.md, so the docs and the code agree.
+        let pinned: [(&[u8], u64); 6] = [
+            (b"", 0x0000_0000_0000_0000),
+            (b"yes", 0x1553_ecfb_8956_b241),
+            (b"cafe", 0xc6a1_526c_780d_af6f),
+            (b"amenity", 0x9795_355f_cac2_5ba5),
+            (b"addr:housenumber", 0x4363_8ca4_f964_eb31),
+            (b"Triq il-Kbira, Haz-Zebbug, Malta", 0x8179_ede3_5e9c_64fd),
+        ];
+        for (s, h) in pinned {
+            assert_eq!(string_hash(s), h, "{}", String::from_utf8_lossy(s));
+        }
+        // Up to 24 bytes, a change of any one byte or of the length changes the hash.
+        let text: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for len in 0..=24 {
+            let s = &text[..len];
+            assert_ne!(string_hash(s), string_hash(&text[..len + 1]), "length {len}");
+            for at in 0..len {
+                let mut t = s.to_vec();
+                t[at] ^= 0x20;
+                assert_ne!(string_hash(s), string_hash(&t), "length {len}, byte {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_filter_admits_its_strings_and_few_others() {
+        let table: Vec<String> = (0..4000).map(|i| format!("value {i}")).collect();
+        let filter = StringFilter::of(&table);
+        assert!(table.iter().all(|s| filter.may_contain(s.as_bytes())));
+        let passed = (0..10_000).filter(|i| filter.may_contain(format!("absent {i}").as_bytes())).count();
+        assert!((300..1500).contains(&passed), "{passed} of 10 000 absent strings passed (about 9 % expected)");
+        assert!(StringFilter::default().may_contain(b"anything"));
     }
 
     #[test]
