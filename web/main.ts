@@ -279,7 +279,13 @@ $<HTMLFormElement>('#query-form').addEventListener('submit', (e) => {
   submit(true);
 });
 $<HTMLFormElement>('#query-form').addEventListener('input', () => previewArea());
-cancelButton.addEventListener('click', () => client.cancel());
+cancelButton.addEventListener('click', () => {
+  // The run ends once the worker has sent what it found before the stop (a moment, or the
+  // end of a long step it was in).
+  cancelButton.disabled = true;
+  progress.setStatus('cancelling…');
+  client.cancel();
+});
 exportButton.addEventListener('click', async () => download(await client.exportGeoJSON(), 'pbf-explorer-matches.geojson'));
 csvButton.addEventListener('click', async () => download(await client.exportCsv(), 'pbf-explorer-matches.csv'));
 saveIndexButton.addEventListener('click', async () => {

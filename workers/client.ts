@@ -28,7 +28,7 @@ export interface RunHandlers {
 
 /**
  * How a run ended, with the final match count and the Wasm memory the workers hold (bytes);
- * `replaced` when a newer run (or {@link QueryClient.cancel}) ended it.
+ * `replaced` when a newer run ended it (its count is then 0: the page no longer shows it).
  */
 export type RunResult = RunEnd & { count: number; wasmBytes: number; blobIndex?: boolean; replaced?: boolean };
 
@@ -150,7 +150,7 @@ export class QueryClient {
 
   /** Stops the query worker and its decode workers. */
   terminate(): void {
-    this.cancel();
+    this.abandon();
     this.worker.terminate();
   }
 
@@ -189,7 +189,7 @@ export class QueryClient {
    * this many bytes, or a file of unknown size. Resolves when the run ends, however it ends.
    */
   run(source: SourceSpec, query: Query | null, handlers: RunHandlers, confirmAbove: number | null = null): Promise<RunResult> {
-    this.cancel(true);
+    this.abandon();
     if (this.lastWasmBytes > RESTART_ABOVE_BYTES) {
       this.worker.terminate();
       this.calls.forEach((p) => p.reject(new Error('the query worker restarted')));
@@ -203,11 +203,19 @@ export class QueryClient {
     return new Promise((resolve) => (this.ending = resolve));
   }
 
-  /** Cancels the current run; its promise resolves with `cancelled` (and `replaced` when a new run follows). */
-  cancel(replaced = false): void {
+  /**
+   * Stops the current run. Its promise resolves with the worker's own end, `cancelled` with the
+   * count of what was found before the stop (those matches stay), once the worker has sent them.
+   */
+  cancel(): void {
+    if (this.ending) this.post({ type: 'cancel', run: this.runId });
+  }
+
+  /** Stops the current run for a newer one (or for good): its promise resolves now, `replaced`. */
+  private abandon(): void {
     if (!this.ending) return;
     this.post({ type: 'cancel', run: this.runId });
-    this.ending({ status: 'cancelled', count: 0, wasmBytes: this.lastWasmBytes, replaced });
+    this.ending({ status: 'cancelled', count: 0, wasmBytes: this.lastWasmBytes, replaced: true });
     this.ending = null;
   }
 

@@ -47,6 +47,8 @@ interface Run {
   confirm: ((yes: boolean) => void) | null;
 }
 let current: Run | null = null;
+/** The last run the page cancelled: its cancel may come while the run waits for Wasm to load. */
+let cancelledRun = -1;
 /** The last run's answer, kept for list rows, popups and the export until the next run. */
 let answer: QueryAssembler | null = null;
 /** The blob index of the last run's file, built or read by it. */
@@ -104,6 +106,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   answerInfo = { file: info, query: msg.query };
   const run: Run = { id: msg.run, controller: new AbortController(), assembler, confirm: null };
   current = run;
+  if (cancelledRun === run.id) run.controller.abort(); // cancelled while Wasm was loading
   const isCurrent = () => current === run;
   let changesTimer: ReturnType<typeof setTimeout> | null = null;
   let shownAny = false;
@@ -142,6 +145,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   let source: Source | null = null;
   let final: Progress | null = null;
   try {
+    if (run.controller.signal.aborted) throw new CancelledError();
     source = openSource(msg.source);
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
       throw new CancelledError();
@@ -344,7 +348,10 @@ scope.onmessage = (event) => {
     pool.terminate();
     pool = startPool(msg.size);
   } else if (msg.type === 'run') void start(msg);
-  else if (msg.type === 'cancel' && current?.id === msg.run) current.controller.abort();
+  else if (msg.type === 'cancel') {
+    cancelledRun = msg.run;
+    if (current?.id === msg.run) current.controller.abort();
+  }
   else if (msg.type === 'confirmed' && current?.id === msg.run) current.confirm?.(msg.yes);
   else if (msg.type === 'call') {
     reply(msg).then(
