@@ -172,7 +172,11 @@ export class ResultList {
   }
 }
 
-/** CSS grid columns: fixed widths so the header and every row line up. */
+/**
+ * CSS grid columns: fixed widths so the header and every row line up. The id column holds an
+ * 11-digit id whole (today's node ids: malta.osm.pbf's reach 11 727 231 639) at the page's
+ * 14px in the widest common sans-serif digits (DejaVu Sans, 0.64 em), padding included.
+ */
 function gridOf(columns: string[]): string {
-  return columns.map((c) => (c === 'type' ? '64px' : c === 'id' ? '96px' : c === 'name' ? '170px' : '120px')).join(' ');
+  return columns.map((c) => (c === 'type' ? '64px' : c === 'id' ? '108px' : c === 'name' ? '170px' : '120px')).join(' ');
 }

@@ -22,6 +22,10 @@ test('the table sorts by a column and the statistics refine the query', async ({
   await expect(first).toHaveAttribute('data-osm-id', String(Math.min(...cafes.nodes)));
   await headers.nth(1).click();
   await expect(first).toHaveAttribute('data-osm-id', String(Math.max(...cafes.nodes)));
+  // The largest id (10 digits) is shown whole, not cut short with an ellipsis.
+  const idCell = first.locator('span').nth(1);
+  await expect(idCell).toHaveText(String(Math.max(...cafes.nodes)));
+  expect(await idCell.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
 
   await page.getByTestId('tag-stats').locator('summary').click();
   await expect(page.getByTestId('stats-types')).toHaveText('87 nodes · 0 ways · 0 relations');
