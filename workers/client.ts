@@ -214,7 +214,7 @@ export class QueryClient {
   /** Stops the current run for a newer one (or for good): its promise resolves now, `replaced`. */
   private abandon(): void {
     if (!this.ending) return;
-    this.post({ type: 'cancel', run: this.runId });
+    this.cancel();
     this.ending({ status: 'cancelled', count: 0, wasmBytes: this.lastWasmBytes, replaced: true });
     this.ending = null;
   }
