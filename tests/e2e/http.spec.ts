@@ -30,8 +30,11 @@ test.beforeEach(async ({ page }) => {
   await page.addInitScript(([key, host]) => localStorage.setItem(key, JSON.stringify([host])), [KNOWN_HOSTS_KEY, new URL(server.origin).host]);
 });
 
-/** The URL of `file` behind fault `mode`, with counters of its own. */
-const url = (mode: string, file: string) => `${server.origin}/${randomUUID()}/${mode}/${file}`;
+/** The URL of `file` behind fault `mode`, with counters of its own (those of `token`: a fresh one by default). */
+const url = (mode: string, file: string, token: string = randomUUID()) => `${server.origin}/${token}/${mode}/${file}`;
+
+/** What the fault server has sent for `token` so far: requests, and body bytes. */
+const served = async (token: string): Promise<{ requests: number; bytes: number }> => (await fetch(`${server.origin}/${token}/bytes`)).json();
 
 
 /** Presses Copy link, checks the link holds `part`, and opens it in a new page. */
@@ -113,10 +116,10 @@ test('cancelling mid-file stops the query and the transfer, keeps what it found,
   // Every building of the 110 MB file over a slow link (2 MB/s, a read of ~55 s): a cancel as
   // soon as the first matches show always lands mid-file, however fast the host decodes.
   const token = randomUUID();
-  const sent = async () => (await (await fetch(`${server.origin}/${token}/bytes`)).json()).bytes as number;
+  const sent = async () => (await served(token)).bytes;
   await page.goto('/?q=building');
   await page.locator('html[data-ready]').waitFor({ state: 'attached' });
-  await page.locator('#url-form input').fill(`${server.origin}/${token}/slow/malta-x20-synthetic.osm.pbf`);
+  await page.locator('#url-form input').fill(url('slow', 'malta-x20-synthetic.osm.pbf', token));
   await page.locator('#url-form button').click();
   await expect(count(page)).not.toHaveText('0', { timeout: 30_000 });
   await expect(page.locator('#stats')).toContainText('blobs decoded');
@@ -195,8 +198,8 @@ test('a link to another origin asks once per host before anything is sent there'
   const page = await context.newPage();
   const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf')!;
   const token = randomUUID();
-  const link = `/${querySearch(q)}&src=${encodeURIComponent(`${server.origin}/${token}/clean/${q.file}`)}`;
-  const sent = async () => (await (await fetch(`${server.origin}/${token}/bytes`)).json()).requests;
+  const link = `/${querySearch(q)}&src=${encodeURIComponent(url('clean', q.file, token))}`;
+  const sent = async () => (await served(token)).requests;
   const dialog = page.getByTestId('confirm-download');
   await page.goto(link);
   await expect(dialog).toBeVisible();
