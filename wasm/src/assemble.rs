@@ -17,7 +17,11 @@
 //! only up to a budget (16 bytes each, [`LocationStore`]). Past it they are dropped, and once the
 //! first read is over, [`Assembler::second_read`] names the few blobs whose id range and bbox can
 //! hold a node of a candidate way; their locations come back through [`Assembler::add_locations`].
-//! Lookups by id are O(log n).
+//! Lookups by id are O(log n). In an indexed read within the budget, once every blob of the plan
+//! that can hold a node of the area is in ([`Assembler::use_index`]), a candidate way none of
+//! whose nodes is located can never match: it is dropped then, and later ones as they arrive,
+//! instead of being kept until `finish`. (A read without an index cannot know that before its
+//! end: a file need not be sorted, whatever its header says.)
 //!
 //! Geometry ([`crate::geometry`]): once the ways that match are known ([`Assembler::finish`]),
 //! [`Assembler::geometry_read`] names the blobs whose id range holds a node of a matched way
@@ -36,6 +40,7 @@ use serde::Serialize;
 
 use crate::area::AreaTest;
 use crate::context::{ContextNodes, CONTEXT_MAX_AREA_KM2};
+use crate::error::DecodeError;
 use crate::geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
 use crate::info::Meta;
 use crate::index::{BlobIndex, Cells, FileIdentity, IndexBuilder, IndexedPlan};
@@ -189,6 +194,18 @@ pub struct SecondRead {
     pub wanted: Vec<i64>,
 }
 
+/// Whether every node location of the area is in, so that a way none of whose nodes is
+/// located can never match (see the module documentation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum AreaNodesSeen {
+    /// Not known before the end of the read (a read without an index).
+    Unknown,
+    /// An indexed read: all of them once these planned blobs are in.
+    Awaiting(FxHashSet<u32>),
+    /// All of them.
+    All,
+}
+
 /// Collects block scans into an answer; see the module documentation for the rules.
 pub struct Assembler {
     area: AreaTest,
@@ -232,6 +249,11 @@ pub struct Assembler {
     indexed: bool,
     /// With an index, where each blob's ways' nodes are (by blob index), for the basemap read.
     way_cells: FxHashMap<u32, Cells>,
+    area_nodes_seen: AreaNodesSeen,
+    /// The highest blob index added, and whether a way was dropped as unable to match: from then
+    /// on blocks must come in file order (an earlier copy of a dropped way would take its place).
+    last_blob: Option<u32>,
+    dropped_ways: bool,
 }
 
 impl Assembler {
@@ -265,6 +287,9 @@ impl Assembler {
             index_builder: None,
             indexed: false,
             way_cells: FxHashMap::default(),
+            area_nodes_seen: AreaNodesSeen::Unknown,
+            last_blob: None,
+            dropped_ways: false,
         }
     }
 
@@ -296,8 +321,20 @@ impl Assembler {
         self.locations.len()
     }
 
-    /// Adds the scan of blob `index` (frame `offset` and `size` in bytes).
-    pub fn add_block(&mut self, index: u32, offset: u64, size: u64, scan: BlockScan) {
+    /// How many ways are held, matched or still candidates.
+    pub fn ways_held(&self) -> usize {
+        self.ways.len()
+    }
+
+    /// Adds the scan of blob `index` (frame `offset` and `size` in bytes). Blocks may come in
+    /// any order, except in an indexed read once a way has been dropped as unable to match:
+    /// from then on in file order (else an earlier copy of that way could take its place).
+    /// Errors: [`DecodeError::Inconsistent`] for a block out of that order.
+    pub fn add_block(&mut self, index: u32, offset: u64, size: u64, scan: BlockScan) -> Result<(), DecodeError> {
+        if self.dropped_ways && self.last_blob.is_some_and(|last| index <= last) {
+            return Err(DecodeError::Inconsistent("blocks out of file order after ways were dropped"));
+        }
+        self.last_blob = Some(self.last_blob.map_or(index, |last| last.max(index)));
         if let Some(part) = scan.index {
             self.index_builder.get_or_insert_with(IndexBuilder::default).add(index, offset, size, scan.summary, part);
         }
@@ -318,6 +355,10 @@ impl Assembler {
                 self.locations.clear();
             }
         }
+        if self.note_area_nodes(index) {
+            self.drop_ways_outside();
+        }
+        let all_located = self.area_nodes_seen == AreaNodesSeen::All && !self.overflowed;
         for n in scan.nodes {
             let Some(shown) = self.replaceable(ElementType::Node, n.id, index) else { continue };
             self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags: n.tags, meta: n.meta, shown });
@@ -326,12 +367,16 @@ impl Assembler {
         for w in scan.ways {
             let Some(shown) = self.replaceable(ElementType::Way, w.id, index) else { continue };
             let fixed = w.position.is_some();
-            // Placed now if that is cheap; finish() places (or re-places) every way anyway.
-            let position = if fixed || self.overflowed || !self.locations.cheap_to_query() {
+            // Placed now if that is cheap (or final); finish() places (or re-places) every way anyway.
+            let position = if fixed || self.overflowed || !(all_located || self.locations.cheap_to_query()) {
                 w.position
             } else {
                 mean_location(&mut self.locations, &w.refs, self.inside_all)
             };
+            if all_located && position.is_none() && !self.ways.contains_key(&w.id) {
+                self.dropped_ways = true; // it can never match
+                continue;
+            }
             let drawn = position.is_some();
             let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
             self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta, refs: w.refs, fixed, position, shape, shown });
@@ -346,6 +391,35 @@ impl Assembler {
                 self.changed(ElementType::Relation, r.id, false); // placed again by finish()
             }
         }
+        Ok(())
+    }
+
+    /// Notes that blob `index` is in; returns whether that completes the area's node locations
+    /// (see [`AreaNodesSeen`]).
+    fn note_area_nodes(&mut self, index: u32) -> bool {
+        let complete = match &mut self.area_nodes_seen {
+            AreaNodesSeen::Awaiting(blobs) => {
+                blobs.remove(&index);
+                blobs.is_empty()
+            }
+            AreaNodesSeen::Unknown | AreaNodesSeen::All => false,
+        };
+        if complete {
+            self.area_nodes_seen = AreaNodesSeen::All;
+        }
+        complete && !self.overflowed
+    }
+
+    /// Drops the candidate ways none of whose nodes is located (all the area's are in): they
+    /// can never match. Those on the map or in its queue stay, for `finish` to take off.
+    fn drop_ways_outside(&mut self) {
+        let (locations, all) = (&mut self.locations, self.inside_all);
+        let before = self.ways.len();
+        self.ways.retain(|_, w| {
+            w.fixed || w.position.is_some() || w.shown.sent || w.shown.queued || mean_location(locations, &w.refs, all).is_some()
+        });
+        self.dropped_ways |= self.ways.len() < before;
+        self.ways.shrink_to_fit();
     }
 
     /// The display state of `(t, id)`, if held.
@@ -423,7 +497,12 @@ impl Assembler {
         if !plan.area_nodes_complete {
             self.overflowed = true;
             self.locations.clear();
+            return;
         }
+        let area = &self.area;
+        let node_blobs: FxHashSet<u32> =
+            plan.entries.iter().map(|&i| &index.entries[i]).filter(|e| e.summary.has_nodes() && e.nodes_meet(area)).map(|e| e.index).collect();
+        self.area_nodes_seen = if node_blobs.is_empty() { AreaNodesSeen::All } else { AreaNodesSeen::Awaiting(node_blobs) };
     }
 
     /// The blobs whose summary passes `keep`, in file order (a targeted read's plan).
@@ -1014,7 +1093,7 @@ mod tests {
             let mut a = Assembler::new(everywhere(), 100);
             for i in order {
                 let scan = if i == 0 { nodes.clone() } else { ways.clone() };
-                a.add_block(i as u32 + 1, 0, 0, scan);
+                a.add_block(i as u32 + 1, 0, 0, scan).unwrap();
             }
             a.finish();
             let m = a.get(ElementType::Way, 10).expect("placed");
@@ -1030,8 +1109,8 @@ mod tests {
         for swap in [false, true] {
             let mut a = Assembler::new(everywhere(), 100);
             let (x, y) = if swap { ((5, late.clone()), (2, early.clone())) } else { ((2, early.clone()), (5, late.clone())) };
-            a.add_block(x.0, 0, 0, x.1);
-            a.add_block(y.0, 0, 0, y.1);
+            a.add_block(x.0, 0, 0, x.1).unwrap();
+            a.add_block(y.0, 0, 0, y.1).unwrap();
             let m = a.get(ElementType::Node, 1).unwrap();
             assert_eq!((m.lat, label_of(&m.tags).as_str()), (2.0, "late"));
             assert_eq!(a.len(), 1);
@@ -1042,10 +1121,10 @@ mod tests {
     #[test]
     fn past_the_budget_locations_are_dropped_and_the_second_read_names_the_blobs() {
         let mut a = Assembler::new(everywhere(), 2);
-        a.add_block(1, 100, 10, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0)], &[], &[]));
-        a.add_block(2, 110, 10, block(&[(3, 1.0, 1.0), (4, 3.0, 3.0)], &[], &[]));
-        a.add_block(3, 120, 10, block(&[(5, 1.0, 1.0)], &[], &[]));
-        a.add_block(4, 130, 10, block(&[], &[], &[(10, &[3, 4])]));
+        a.add_block(1, 100, 10, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0)], &[], &[])).unwrap();
+        a.add_block(2, 110, 10, block(&[(3, 1.0, 1.0), (4, 3.0, 3.0)], &[], &[])).unwrap();
+        a.add_block(3, 120, 10, block(&[(5, 1.0, 1.0)], &[], &[])).unwrap();
+        a.add_block(4, 130, 10, block(&[], &[], &[(10, &[3, 4])])).unwrap();
         assert!(a.overflowed());
         assert_eq!(a.locations_held(), 0);
         assert!(a.get(ElementType::Way, 10).is_none());
@@ -1072,7 +1151,7 @@ mod tests {
     #[test]
     fn changes_are_drained_once_and_rows_are_sorted_by_label() {
         let mut a = Assembler::new(everywhere(), 100);
-        a.add_block(1, 0, 0, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0)], &[(1, "b"), (2, "a"), (3, "b")], &[]));
+        a.add_block(1, 0, 0, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0)], &[(1, "b"), (2, "a"), (3, "b")], &[])).unwrap();
         let first = a.drain_changes(2);
         assert_eq!(first.len(), 1 + 2 * 4, "nothing removed, two of the three added");
         assert_eq!(first[0], 0.0);
@@ -1092,8 +1171,8 @@ mod tests {
         // first read kept only the area's locations).
         let mut nodes = block(&[(1, 0.0, 0.0)], &[], &[]);
         nodes.summary.add_node(2, 0, 10_000_000);
-        a.add_block(1, 100, 10, nodes);
-        a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1, 2])]));
+        a.add_block(1, 100, 10, nodes).unwrap();
+        a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1, 2])])).unwrap();
         a.finish();
         assert_eq!(a.shape(ElementType::Way, 10), Some(Shape::Point([0, 0])), "a point until its geometry is known");
         let plan = a.geometry_read().unwrap();

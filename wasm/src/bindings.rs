@@ -182,12 +182,13 @@ impl QueryAssembler {
         Some(self.inner.blob_index(identity, ts, (header_offset as u64, header_size as u64))?.encode())
     }
 
-    /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes). Returns whether
-    /// the area's node locations overflowed the budget (scans may then leave them out).
+    /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes); blobs come in
+    /// file order. Returns whether the area's node locations overflowed the budget (scans may
+    /// then leave them out).
     #[wasm_bindgen(js_name = addBlock)]
     pub fn add_block(&mut self, index: u32, offset: f64, size: f64, scan: &[u8]) -> Result<bool, JsError> {
         let scan: BlockScan = postcard::from_bytes(scan)?;
-        self.inner.add_block(index, offset as u64, size as u64, scan);
+        self.inner.add_block(index, offset as u64, size as u64, scan)?;
         Ok(self.inner.overflowed())
     }
 

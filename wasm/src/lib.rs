@@ -51,6 +51,8 @@ pub struct FileScan {
     pub facts: assemble::FileFacts,
     /// The file's blob index, when the query asked the scans for it ([`query::PreparedQuery::index`]).
     pub index: Option<index::BlobIndex>,
+    /// The ways the answer held at its end, matched or not ([`assemble::Assembler::ways_held`]).
+    pub ways_held: usize,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -125,7 +127,7 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
             (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
             ("OSMData", Some(_)) => {
                 let scan = scan::scan_blob(blob, &query)?;
-                assembler.add_block(index, offset, size, scan);
+                assembler.add_block(index, offset, size, scan)?;
                 query.area_nodes = !assembler.overflowed();
             }
             _ => {}
@@ -145,6 +147,7 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
     }
     assembler.finish_geometry();
     let counts = assembler.counts;
+    let ways_held = assembler.ways_held();
     let matches = assembler.all();
     let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
     let context = match assembler.context_read() {
@@ -160,7 +163,7 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
     };
     let facts = assembler.file_facts();
     let index = assembler.blob_index(index::FileIdentity::of_file(file), header.replication_timestamp, header_frame);
-    Ok(FileScan { header, counts, matches, shapes, context, facts, index })
+    Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held })
 }
 
 /// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in

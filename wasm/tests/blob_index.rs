@@ -8,6 +8,7 @@ mod common;
 use std::path::PathBuf;
 
 use pbf_explorer::area::Area;
+use pbf_explorer::assemble::ElementType;
 use pbf_explorer::index::{BlobIndex, FileIdentity, IndexError};
 use pbf_explorer::query::{Inside, PreparedQuery, Query};
 use pbf_explorer::{scan_file_indexed, scan_file_prepared};
@@ -98,7 +99,8 @@ fn reversed(file: &[u8]) -> Vec<u8> {
 }
 
 /// Ways before their nodes: the index built from such a file still places every way blob
-/// (its cells come from node blobs read after it), and indexed reads answer as full ones.
+/// (its cells come from node blobs read after it), and indexed reads answer as full ones,
+/// holding only the ways that match once the area's nodes are in.
 #[test]
 fn an_unsorted_files_index_gives_the_full_reads_answers() {
     let file = reversed(&read("malta.osm.pbf"));
@@ -106,11 +108,17 @@ fn an_unsorted_files_index_gives_the_full_reads_answers() {
     let malta = Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 };
     let mut skipped = 0;
     for (tags, area) in [("amenity=cafe", malta.clone()), ("highway=primary", malta.clone()), ("building", malta.clone()), ("leisure=park", Area::Everywhere), ("amenity=no-such-value", malta)] {
+        let bounded = area != Area::Everywhere;
         let prepared = Query::from_tags(tags, area).unwrap().prepare().unwrap();
         let full = scan_file_prepared(&file, &prepared).unwrap();
         let indexed = scan_file_indexed(&file, &prepared, &index).unwrap();
         assert!(!full.matches.is_empty() || tags.contains("no-such"), "{tags}: the query matches something");
         assert_eq!((&indexed.matches, &indexed.shapes), (&full.matches, &full.shapes), "{tags}");
+        if bounded {
+            // The ways came before the nodes of the area: those that cannot match go once they are in.
+            let ways = full.matches.iter().filter(|m| m.element == ElementType::Way).count();
+            assert_eq!(indexed.ways_held, ways, "{tags}: ways the indexed read held");
+        }
         skipped += index.entries.len() - index.plan(&prepared).entries.len();
     }
     assert!(skipped > 0, "the index skipped no blob of the unsorted file");
@@ -130,6 +138,26 @@ fn a_local_or_rare_query_reads_a_small_part_of_the_file() {
     assert!(part("building", Area::Everywhere) > 0.5, "a common tag everywhere reads most of it");
     let encoded = index.encode().len() as f64;
     assert!(encoded <= 0.01 * size, "the index is {:.2} % of the file", encoded / size * 100.0);
+}
+
+/// Memory follows the answer: once an indexed read has every node of the area, a candidate way
+/// none of whose nodes lies in it is dropped, not kept until the end of the read (`building`
+/// near one copy of the 20: the full read holds every building way of the way blobs it reads).
+#[test]
+fn an_indexed_read_keeps_only_the_ways_that_can_match() {
+    let file = read("malta-x20-synthetic.osm.pbf");
+    let index = build(&file);
+    let near = Area::Circle { lat: 36.8989, lon: 15.7146, radius: 1000.0 };
+    for tags in ["building", "highway"] {
+        let prepared = Query::from_tags(tags, near.clone()).unwrap().prepare().unwrap();
+        let full = scan_file_prepared(&file, &prepared).unwrap();
+        let indexed = scan_file_indexed(&file, &prepared, &index).unwrap();
+        assert_eq!((&indexed.matches, &indexed.shapes), (&full.matches, &full.shapes), "{tags}");
+        let ways = full.matches.iter().filter(|m| m.element == ElementType::Way).count();
+        assert!(ways > 100, "{tags}: {ways} ways match");
+        assert!(full.ways_held > 20 * ways, "{tags}: the full read held {} ways for {ways}", full.ways_held);
+        assert_eq!(indexed.ways_held, ways, "{tags}: ways the indexed read held");
+    }
 }
 
 #[test]
