@@ -150,6 +150,7 @@ export async function runQuery(
         header = await pool.header(frame);
         headerFrame = frame;
         callbacks.onHeader?.(header);
+        if (!isHistory(header)) assembler.expectSorted();
         if (plan && isHistory(header)) throw new Error('the blob index is of a file without history; this one is a history file');
         // A history file holds every version: the decoders choose those current at `query.at`.
         if (query && isHistory(header)) pool.setQuery({ ...query, history: true });
@@ -161,8 +162,15 @@ export async function runQuery(
       } // unknown frame types are skipped, as the spec says
     }
     await Promise.all(decoding);
-    const reread = (plan: Float64Array, add: (index: number, found: Uint8Array) => void, ways = false) =>
-      targetedRead(source, pool, plan, assembler.wanted(), add, options, progress, report, track, fail, ways);
+    const targeted = (plan: Float64Array, decode: (frame: Frame, planned: PlannedFrame) => Promise<ArrayBuffer>, add: (index: number, found: Uint8Array) => void) =>
+      targetedRead(source, pool, plan, decode, add, options, progress, report, track, fail);
+    const reread = (plan: Float64Array, add: (index: number, found: Uint8Array) => void, ways = false) => {
+      const wanted = assembler.wanted();
+      return targeted(plan, (frame, f) => pool.locate(frame, wanted.slice(f.from, f.to), ways), add);
+    };
+    // A file not sorted by type then id: the blobs whose ways were dropped are scanned again.
+    if (!failure && !stop.signal.aborted) await targeted(assembler.planRescanRead(), (frame) => pool.scan(frame), (i, scan) => assembler.addRescannedWays(i, scan));
+    await Promise.all(decoding);
     if (!failure && !stop.signal.aborted) await reread(assembler.planMemberRead(), (i, found) => assembler.addMemberWays(i, found), true);
     await Promise.all(decoding);
     if (!failure && !stop.signal.aborted) await reread(assembler.planSecondRead(), (i, found) => assembler.addLocations(i, found));
@@ -205,22 +213,25 @@ async function indexedPlan(assembler: QueryAssembler, blobIndex: BlobIndexUse): 
   }
 }
 
+/** A planned frame of a targeted read, with its slice `from..to` of the wanted ids. */
+type PlannedFrame = ReturnType<typeof plannedFrames>[number];
+
 /**
- * A targeted read: only the blobs `plan` names (see {@link plannedFrames}), each asked for its
- * slice of `wanted` ids (nodes, or with `ways` ways); what a decode worker finds goes to `add`.
+ * A targeted read: only the blobs `plan` names (see {@link plannedFrames}), each handed to a
+ * decode worker by `decode` (a scan, or a search for its slice of the wanted ids); what the
+ * worker returns goes to `add`.
  */
 async function targetedRead(
   source: Source,
   pool: DecodePool,
   plan: Float64Array,
-  wanted: Float64Array,
+  decode: (frame: Frame, planned: PlannedFrame) => Promise<ArrayBuffer>,
   add: (index: number, found: Uint8Array) => void,
   options: FramerOptions,
   progress: Progress,
   report: () => void,
   track: (job: Promise<void>) => void,
   fail: (e: unknown) => void,
-  ways: boolean,
 ): Promise<void> {
   const wantedFrames = plannedFrames(plan);
   if (wantedFrames.length === 0) return;
@@ -229,7 +240,7 @@ async function targetedRead(
     if (options.signal?.aborted) break;
     const f = byOffset.get(frame.offset)!;
     await pool.waitForSpace();
-    const job = pool.locate(frame, wanted.slice(f.from, f.to), ways).then((found) => {
+    const job = decode(frame, f).then((found) => {
       add(frame.index, new Uint8Array(found));
       progress.blobsReread++;
       report();

@@ -155,6 +155,56 @@ describe('osmar', () => {
   });
 });
 
+/**
+ * `file` with its OSMData frames in reverse order (the OSMHeader first): relations, then ways,
+ * then nodes. A frame is a 4-byte big-endian BlobHeader length, the BlobHeader, then its Blob
+ * of `datasize` bytes (BlobHeader field 3, a varint; PBF Format, "File format").
+ */
+function reversedFrames(file: Buffer): Buffer {
+  const frames: Buffer[] = [];
+  for (let at = 0; at < file.length; ) {
+    const headerEnd = at + 4 + file.readUInt32BE(at);
+    let datasize = 0;
+    for (let i = at + 4; i < headerEnd; ) {
+      const key = file[i++];
+      let value = 0;
+      for (let shift = 0; ; shift += 7) {
+        const b = file[i++];
+        value += (b & 0x7f) * 2 ** shift;
+        if (b < 0x80) break;
+      }
+      if (key === 0x18) datasize = value; // field 3, varint
+      else if ((key & 7) === 2) i += value; // a length-delimited field (the type): skip its bytes
+    }
+    frames.push(file.subarray(at, headerEnd + datasize));
+    at = headerEnd + datasize;
+  }
+  return Buffer.concat([frames[0], ...frames.slice(1).reverse()]);
+}
+
+describe('a file not sorted by type then id', () => {
+  // A whole read drops candidate ways from the first blob of ways or relations on, as if the
+  // file were sorted; here the area's nodes come last, so their blobs are scanned again.
+  it('gives the answers of the sorted file', { timeout: SLOW }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pbf-explorer-reversed-'));
+    try {
+      const reversed = join(dir, 'reversed.osm.pbf');
+      writeFileSync(reversed, reversedFrames(readFileSync(join(DATA_DIR, 'malta.osm.pbf'))));
+      for (const q of ['amenity=cafe', 'building']) {
+        const args = ['--near', '35.8989,14.5146', '--radius', '1000', '--format', 'csv', q];
+        const sorted = await cli(['query', join(DATA_DIR, 'malta.osm.pbf'), ...args]);
+        const unsorted = await cli(['query', reversed, ...args]);
+        const ids = (r: Run) => parse.csv(r.stdout).map((f) => `${f.type}/${f.id}`).sort();
+        expect(unsorted.status, unsorted.stderr).toBe(0);
+        expect(ids(sorted).filter((id) => id.startsWith('way/')).length, q).toBeGreaterThan(1);
+        expect(ids(unsorted), q).toEqual(ids(sorted));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('history files', () => {
   // Written by scripts/make-osmium-fixtures.sh (npm test runs it first): a history file and
   // osmium time-filter's snapshot of it at a moment.

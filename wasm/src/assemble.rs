@@ -17,11 +17,13 @@
 //! only up to a budget (16 bytes each, [`LocationStore`]). Past it they are dropped, and once the
 //! first read is over, [`Assembler::second_read`] names the few blobs whose id range and bbox can
 //! hold a node of a candidate way; their locations come back through [`Assembler::add_locations`].
-//! Lookups by id are O(log n). In an indexed read within the budget, once every blob of the plan
-//! that can hold a node of the area is in ([`Assembler::use_index`]), a candidate way none of
-//! whose nodes is located can never match: it is dropped then, and later ones as they arrive,
-//! instead of being kept until `finish`. (A read without an index cannot know that before its
-//! end: a file need not be sorted, whatever its header says.)
+//! Lookups by id are O(log n). Within the budget, once every blob that can hold a node of the
+//! area is in, a candidate way none of whose nodes is located can never match: it is dropped
+//! then, and later ones as they arrive, instead of being kept until `finish`. An indexed read
+//! knows those blobs from its plan ([`Assembler::use_index`]); a whole read expects them all by
+//! its first blob of ways or relations, as in a file sorted by type then id ([`Assembler::expect_sorted`]).
+//! Should a node of the area come after that (a file not sorted so), the blobs whose ways were
+//! dropped are scanned again ([`Assembler::rescan_read`]): the answer never depends on the order.
 //!
 //! Geometry ([`crate::geometry`]): once the ways that match are known ([`Assembler::finish`]),
 //! [`Assembler::geometry_read`] names the blobs whose id range holds a node of a matched way
@@ -44,7 +46,7 @@ use crate::error::DecodeError;
 use crate::geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
 use crate::info::Meta;
 use crate::index::{BlobIndex, Cells, FileIdentity, IndexBuilder, IndexedPlan};
-use crate::scan::{BlockScan, BlockSummary, Counts, Member, Tag};
+use crate::scan::{BlockScan, BlockSummary, Counts, Member, Tag, WayCandidate};
 
 /// The kind of a matched element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -198,8 +200,11 @@ pub struct SecondRead {
 /// located can never match (see the module documentation).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum AreaNodesSeen {
-    /// Not known before the end of the read (a read without an index).
+    /// Not known before the end of the read.
     Unknown,
+    /// A whole read: all of them by its first blob of ways or relations, as the file is
+    /// expected to be sorted by type then id.
+    AtFirstWayBlob,
     /// An indexed read: all of them once these planned blobs are in.
     Awaiting(FxHashSet<u32>),
     /// All of them.
@@ -250,10 +255,14 @@ pub struct Assembler {
     /// With an index, where each blob's ways' nodes are (by blob index), for the basemap read.
     way_cells: FxHashMap<u32, Cells>,
     area_nodes_seen: AreaNodesSeen,
-    /// The highest blob index added, and whether a way was dropped as unable to match: from then
-    /// on blocks must come in file order (an earlier copy of a dropped way would take its place).
+    /// The highest blob index added, and the blobs (ascending) some of whose ways were dropped
+    /// as unable to match: from the first drop on, blocks must come in file order (else an
+    /// earlier copy of a dropped way could take its place).
     last_blob: Option<u32>,
-    dropped_ways: bool,
+    dropped_in: Vec<u32>,
+    /// A node of the area came after the drops began (a file not sorted by type then id): the
+    /// blobs of `dropped_in` are to be scanned again.
+    rescan: bool,
 }
 
 impl Assembler {
@@ -289,7 +298,20 @@ impl Assembler {
             way_cells: FxHashMap::default(),
             area_nodes_seen: AreaNodesSeen::Unknown,
             last_blob: None,
-            dropped_ways: false,
+            dropped_in: Vec::new(),
+            rescan: false,
+        }
+    }
+
+    /// A whole read of a file that is not a history file: expect it sorted by type, then id, as
+    /// most are whether or not their header says so (OSM wiki, PBF Format: `Sort.Type_then_ID`).
+    /// The area's node locations are then all in by its first blob of ways or relations, and
+    /// candidate ways that cannot match are dropped from there on; if a node of the area comes
+    /// after all, their blobs are scanned again ([`Assembler::rescan_read`]). Call before the
+    /// first block; blocks must then come in file order.
+    pub fn expect_sorted(&mut self) {
+        if self.area_nodes_seen == AreaNodesSeen::Unknown {
+            self.area_nodes_seen = AreaNodesSeen::AtFirstWayBlob;
         }
     }
 
@@ -327,12 +349,18 @@ impl Assembler {
     }
 
     /// Adds the scan of blob `index` (frame `offset` and `size` in bytes). Blocks may come in
-    /// any order, except in an indexed read once a way has been dropped as unable to match:
-    /// from then on in file order (else an earlier copy of that way could take its place).
-    /// Errors: [`DecodeError::Inconsistent`] for a block out of that order.
+    /// any order until a way has been dropped as unable to match (an indexed read, or
+    /// [`Assembler::expect_sorted`]); from then on in file order (else an earlier copy of that way
+    /// could take its place). Errors: [`DecodeError::Inconsistent`] for a block out of that order.
     pub fn add_block(&mut self, index: u32, offset: u64, size: u64, scan: BlockScan) -> Result<(), DecodeError> {
-        if self.dropped_ways && self.last_blob.is_some_and(|last| index <= last) {
+        if !self.dropped_in.is_empty() && self.last_blob.is_some_and(|last| index <= last) {
             return Err(DecodeError::Inconsistent("blocks out of file order after ways were dropped"));
+        }
+        if self.area_nodes_seen == AreaNodesSeen::All && !scan.area_nodes.ids.is_empty() {
+            // Not all in after all (a file not sorted by type then id): no more drops, and the
+            // ways dropped so far are scanned again once the read is over.
+            self.area_nodes_seen = AreaNodesSeen::Unknown;
+            self.rescan = !self.dropped_in.is_empty();
         }
         self.last_blob = Some(self.last_blob.map_or(index, |last| last.max(index)));
         if let Some(part) = scan.index {
@@ -355,7 +383,7 @@ impl Assembler {
                 self.locations.clear();
             }
         }
-        if self.note_area_nodes(index) {
+        if self.note_area_nodes(index, &scan.summary) {
             self.drop_ways_outside();
         }
         let all_located = self.area_nodes_seen == AreaNodesSeen::All && !self.overflowed;
@@ -365,22 +393,7 @@ impl Assembler {
             self.changed(ElementType::Node, n.id, true);
         }
         for w in scan.ways {
-            let Some(shown) = self.replaceable(ElementType::Way, w.id, index) else { continue };
-            let fixed = w.position.is_some();
-            // Placed now if that is cheap (or final); finish() places (or re-places) every way anyway.
-            let position = if fixed || self.overflowed || !(all_located || self.locations.cheap_to_query()) {
-                w.position
-            } else {
-                mean_location(&mut self.locations, &w.refs, self.inside_all)
-            };
-            if all_located && position.is_none() && !self.ways.contains_key(&w.id) {
-                self.dropped_ways = true; // it can never match
-                continue;
-            }
-            let drawn = position.is_some();
-            let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
-            self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta, refs: w.refs, fixed, position, shape, shown });
-            self.changed(ElementType::Way, w.id, drawn);
+            self.add_way(index, w, all_located);
         }
         for r in scan.relations {
             let Some(shown) = self.replaceable(ElementType::Relation, r.id, index) else { continue };
@@ -394,10 +407,56 @@ impl Assembler {
         Ok(())
     }
 
-    /// Notes that blob `index` is in; returns whether that completes the area's node locations
-    /// (see [`AreaNodesSeen`]).
-    fn note_area_nodes(&mut self, index: u32) -> bool {
+    /// Adds candidate way `w` of blob `index`, or drops it when `all_located` says it can no
+    /// longer match.
+    fn add_way(&mut self, index: u32, w: WayCandidate, all_located: bool) {
+        let Some(shown) = self.replaceable(ElementType::Way, w.id, index) else { return };
+        let fixed = w.position.is_some();
+        // Placed now if that is cheap (or final); finish() places (or re-places) every way anyway.
+        let position = if fixed || self.overflowed || !(all_located || self.locations.cheap_to_query()) {
+            w.position
+        } else {
+            mean_location(&mut self.locations, &w.refs, self.inside_all)
+        };
+        if all_located && position.is_none() && !self.ways.contains_key(&w.id) {
+            if self.dropped_in.last() != Some(&index) {
+                self.dropped_in.push(index);
+            }
+            return;
+        }
+        let drawn = position.is_some();
+        let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
+        self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta, refs: w.refs, fixed, position, shape, shown });
+        self.changed(ElementType::Way, w.id, drawn);
+    }
+
+    /// What the rescan read must fetch: the blobs some of whose ways were dropped before a node
+    /// of the area came after all (a file not sorted by type then id), in file order; None when
+    /// the drops stand. Call once the first read is over, before the member read.
+    pub fn rescan_read(&self) -> Option<Vec<BlobEntry>> {
+        if !self.rescan {
+            return None;
+        }
+        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| self.dropped_in.binary_search(&b.index).is_ok()).copied().collect();
+        blobs.sort_by_key(|b| b.index);
+        Some(blobs)
+    }
+
+    /// Adds the candidate ways of the scan of blob `index` from the rescan read (the rest of
+    /// the scan was added by the first read); the ways it kept then are kept as they are.
+    pub fn add_rescanned_ways(&mut self, index: u32, scan: BlockScan) {
+        for w in scan.ways {
+            if self.ways.get(&w.id).is_none_or(|e| e.blob < index) {
+                self.add_way(index, w, false);
+            }
+        }
+    }
+
+    /// Notes that blob `index` (of `summary`) is in; returns whether that completes the area's
+    /// node locations (see [`AreaNodesSeen`]).
+    fn note_area_nodes(&mut self, index: u32, summary: &BlockSummary) -> bool {
         let complete = match &mut self.area_nodes_seen {
+            AreaNodesSeen::AtFirstWayBlob => summary.min_way_id <= summary.max_way_id || summary.min_relation_id <= summary.max_relation_id,
             AreaNodesSeen::Awaiting(blobs) => {
                 blobs.remove(&index);
                 blobs.is_empty()
@@ -413,12 +472,16 @@ impl Assembler {
     /// Drops the candidate ways none of whose nodes is located (all the area's are in): they
     /// can never match. Those on the map or in its queue stay, for `finish` to take off.
     fn drop_ways_outside(&mut self) {
-        let (locations, all) = (&mut self.locations, self.inside_all);
-        let before = self.ways.len();
+        let (locations, all, dropped_in) = (&mut self.locations, self.inside_all, &mut self.dropped_in);
         self.ways.retain(|_, w| {
-            w.fixed || w.position.is_some() || w.shown.sent || w.shown.queued || mean_location(locations, &w.refs, all).is_some()
+            let keep = w.fixed || w.position.is_some() || w.shown.sent || w.shown.queued || mean_location(locations, &w.refs, all).is_some();
+            if !keep {
+                dropped_in.push(w.blob);
+            }
+            keep
         });
-        self.dropped_ways |= self.ways.len() < before;
+        dropped_in.sort_unstable();
+        dropped_in.dedup();
         self.ways.shrink_to_fit();
     }
 
@@ -1054,7 +1117,7 @@ fn e7(deg: f64) -> i32 {
 mod tests {
     use super::*;
     use crate::area::Area;
-    use crate::scan::{AreaNodes, MatchedNode, WayCandidate};
+    use crate::scan::{AreaNodes, MatchedNode};
 
     fn tags(name: &str) -> Vec<Tag> {
         vec![("amenity".into(), "cafe".into()), ("name".into(), name.into())]

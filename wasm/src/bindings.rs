@@ -182,6 +182,14 @@ impl QueryAssembler {
         Some(self.inner.blob_index(identity, ts, (header_offset as u64, header_size as u64))?.encode())
     }
 
+    /// A whole read of a file that is not a history file: candidate ways that cannot match are
+    /// dropped from its first blob of ways on, as if it were sorted by type then id
+    /// (`Assembler::expect_sorted`). Call before the first `addBlock`.
+    #[wasm_bindgen(js_name = expectSorted)]
+    pub fn expect_sorted(&mut self) {
+        self.inner.expect_sorted();
+    }
+
     /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes); blobs come in
     /// file order. Returns whether the area's node locations overflowed the budget (scans may
     /// then leave them out).
@@ -196,6 +204,23 @@ impl QueryAssembler {
     pub fn counts(&self) -> Vec<f64> {
         let c = &self.inner.decoded;
         [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members].map(|n| n as f64).to_vec()
+    }
+
+    /// Plans the rescan read (the first read over, before the member read): the blobs whose
+    /// dropped ways must be scanned again because the file was not sorted by type then id
+    /// (`Assembler::rescan_read`), as [`QueryAssembler::plan_context_read`] lists them; empty
+    /// when the drops stand. Their scans go to [`QueryAssembler::add_rescanned_ways`].
+    #[wasm_bindgen(js_name = planRescanRead)]
+    pub fn plan_rescan_read(&self) -> Vec<f64> {
+        let blobs = self.inner.rescan_read().unwrap_or_default();
+        blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, 0.0, 0.0]).collect()
+    }
+
+    /// Adds the ways of a scan (as for [`QueryAssembler::add_block`]) of blob `index` from the rescan read.
+    #[wasm_bindgen(js_name = addRescannedWays)]
+    pub fn add_rescanned_ways(&mut self, index: u32, scan: &[u8]) -> Result<(), JsError> {
+        self.inner.add_rescanned_ways(index, postcard::from_bytes(scan)?);
+        Ok(())
     }
 
     /// Plans the targeted second read; returns its blobs as a flat array of

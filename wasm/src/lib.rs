@@ -121,6 +121,9 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
                 if query.history && plan.is_some() {
                     return scan_file_with(file, prepared, budget, None);
                 }
+                if !query.history {
+                    assembler.expect_sorted();
+                }
                 header = Some(h);
                 header_frame = (offset, size);
             }
@@ -135,6 +138,10 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
     }
     let header = header.ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
     // The targeted reads, in the order the query worker makes them.
+    for entry in assembler.rescan_read().unwrap_or_default() {
+        let (_, blob) = frame::frame_at(file, entry.offset)?;
+        assembler.add_rescanned_ways(entry.index, scan::scan_blob(blob, &query)?);
+    }
     for (index, found) in reread(file, assembler.member_read(), query.as_of(), scan::locate_ways)? {
         assembler.add_member_ways(index, found);
     }
