@@ -44,12 +44,12 @@ fn main() {
     let bytes = index.encode();
     let e = &index.entries;
     let nodes: Vec<f64> = e.iter().filter(|e| e.summary.has_nodes()).map(|e| area_deg2(e.summary.bbox_e7)).collect();
-    let ways: Vec<f64> = e.iter().filter(|e| e.has_ways()).map(|e| area_deg2(e.summary.way_bbox_e7)).collect();
+    let ways: Vec<f64> = e.iter().filter(|e| e.summary.has_ways()).map(|e| area_deg2(e.summary.way_bbox_e7)).collect();
     let file_box = e.iter().filter(|e| e.summary.has_nodes()).fold([i32::MAX, i32::MAX, i32::MIN, i32::MIN], |b, e| {
         let s = e.summary.bbox_e7;
         [b[0].min(s[0]), b[1].min(s[1]), b[2].max(s[2]), b[3].max(s[3])]
     });
-    println!("file {} bytes, {} blobs ({} with nodes, {} with ways, {} with relations)", file.len(), e.len(), nodes.len(), ways.len(), e.iter().filter(|e| e.has_relations()).count());
+    println!("file {} bytes, {} blobs ({} with nodes, {} with ways, {} with relations)", file.len(), e.len(), nodes.len(), ways.len(), e.iter().filter(|e| e.summary.has_relations()).count());
     println!("index {} bytes = {:.3} % of the file; filters {} bytes", bytes.len(), bytes.len() as f64 / file.len() as f64 * 100.0, e.iter().map(|e| e.strings.words.len() * 8).sum::<usize>());
     println!("count-only read {plain_ms:.0} ms, with the index noted {index_ms:.0} ms ({:+.1} %)", (index_ms / plain_ms - 1.0) * 100.0);
     println!("file bbox {:.3} deg2; median node-blob bbox {:.4} deg2, median way-blob bbox {:.4} deg2 ({} unknown)", area_deg2(file_box), median(nodes), median(ways.clone()), ways.iter().filter(|w| w.is_nan()).count());
@@ -68,7 +68,7 @@ fn main() {
             plan.entries.len(),
             e.len(),
             kinds(&|e| e.summary.has_nodes()),
-            kinds(&|e| e.has_ways()),
+            kinds(&|e| e.summary.has_ways()),
             read,
             read as f64 / file.len() as f64 * 100.0
         );
@@ -80,7 +80,7 @@ fn debug(index: &pbf_explorer::index::BlobIndex) {
     for e in index.entries.iter().filter(|e| e.summary.has_nodes()).step_by(60) {
         println!("node blob {} ids {}..{} bbox {:?}", e.index, e.summary.min_node_id, e.summary.max_node_id, e.summary.bbox_e7);
     }
-    for e in index.entries.iter().filter(|e| e.has_ways()).step_by(20) {
+    for e in index.entries.iter().filter(|e| e.summary.has_ways()).step_by(20) {
         println!("way blob {} ids {}..{} bbox {:?} cells level {} × {}", e.index, e.summary.min_way_id, e.summary.max_way_id, e.summary.way_bbox_e7, e.way_cells.level, e.way_cells.ids.len());
     }
 }

@@ -437,9 +437,7 @@ impl Assembler {
         if !self.rescan {
             return None;
         }
-        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| self.dropped_in.binary_search(&b.index).is_ok()).copied().collect();
-        blobs.sort_by_key(|b| b.index);
-        Some(blobs)
+        Some(self.blobs_where(|b| self.dropped_in.binary_search(&b.index).is_ok()))
     }
 
     /// Adds the candidate ways of the scan of blob `index` from the rescan read (the rest of
@@ -456,7 +454,7 @@ impl Assembler {
     /// node locations (see [`AreaNodesSeen`]).
     fn note_area_nodes(&mut self, index: u32, summary: &BlockSummary) -> bool {
         let complete = match &mut self.area_nodes_seen {
-            AreaNodesSeen::AtFirstWayBlob => summary.min_way_id <= summary.max_way_id || summary.min_relation_id <= summary.max_relation_id,
+            AreaNodesSeen::AtFirstWayBlob => summary.has_ways() || summary.has_relations(),
             AreaNodesSeen::Awaiting(blobs) => {
                 blobs.remove(&index);
                 blobs.is_empty()
@@ -568,9 +566,9 @@ impl Assembler {
         self.area_nodes_seen = if node_blobs.is_empty() { AreaNodesSeen::All } else { AreaNodesSeen::Awaiting(node_blobs) };
     }
 
-    /// The blobs whose summary passes `keep`, in file order (a targeted read's plan).
-    fn blobs_where(&self, keep: impl Fn(&BlockSummary) -> bool) -> Vec<BlobEntry> {
-        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| keep(&b.summary)).copied().collect();
+    /// The blobs that pass `keep`, in file order (a targeted read's plan).
+    fn blobs_where(&self, keep: impl Fn(&BlobEntry) -> bool) -> Vec<BlobEntry> {
+        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| keep(b)).copied().collect();
         blobs.sort_by_key(|b| b.index);
         blobs
     }
@@ -614,7 +612,7 @@ impl Assembler {
             return Err(format!("no basemap: the area holds more than {} nodes", self.budget));
         }
         let (ids, lats, lons) = self.locations.to_sorted();
-        let mut blobs = self.blobs_where(|s| s.min_way_id <= s.max_way_id && self.area.meets_bbox_e7(s.way_bbox_e7));
+        let mut blobs = self.blobs_where(|b| b.summary.has_ways() && self.area.meets_bbox_e7(b.summary.way_bbox_e7));
         blobs.retain(|b| self.way_cells.get(&b.index).is_none_or(|c| c.meet(&self.area)));
         Ok((ContextNodes::new(ids, lats, lons), blobs))
     }
@@ -633,7 +631,7 @@ impl Assembler {
         if wanted.is_empty() {
             return None;
         }
-        let blobs = self.blobs_where(|s| s.may_hold_way(&wanted));
+        let blobs = self.blobs_where(|b| b.summary.may_hold_way(&wanted));
         Some(SecondRead { blobs, wanted })
     }
 
@@ -661,7 +659,7 @@ impl Assembler {
         }
         wanted.sort_unstable();
         wanted.dedup();
-        let blobs = self.blobs_where(|s| s.may_hold_node(&wanted) && self.area.meets_bbox_e7(s.bbox_e7));
+        let blobs = self.blobs_where(|b| b.summary.may_hold_node(&wanted) && self.area.meets_bbox_e7(b.summary.bbox_e7));
         Some(SecondRead { blobs, wanted })
     }
 
@@ -752,7 +750,7 @@ impl Assembler {
         if wanted.is_empty() {
             return None;
         }
-        let blobs = self.blobs_where(|s| s.may_hold_node(&wanted));
+        let blobs = self.blobs_where(|b| b.summary.may_hold_node(&wanted));
         Some(SecondRead { blobs, wanted })
     }
 

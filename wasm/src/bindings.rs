@@ -5,7 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::assemble::{csv_header, csv_row, feature, Assembler, CsvColumns, ElementType, SecondRead};
+use crate::assemble::{csv_header, csv_row, feature, Assembler, BlobEntry, CsvColumns, ElementType, SecondRead};
 use crate::blob::blob_data;
 use crate::context::ContextNodes;
 use crate::frame::decode_blob_header;
@@ -127,6 +127,12 @@ pub struct QueryAssembler {
     query: PreparedQuery,
 }
 
+/// Blobs of a read's plan as `[index, offset, size, 0, 0]` each (the layout of the targeted
+/// reads' plans, with no wanted ids).
+fn frames_of(blobs: &[BlobEntry]) -> Vec<f64> {
+    blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, 0.0, 0.0]).collect()
+}
+
 fn element_type(name: &str) -> Result<ElementType, JsError> {
     match name {
         "node" => Ok(ElementType::Node),
@@ -212,8 +218,7 @@ impl QueryAssembler {
     /// when the drops stand. Their scans go to [`QueryAssembler::add_rescanned_ways`].
     #[wasm_bindgen(js_name = planRescanRead)]
     pub fn plan_rescan_read(&self) -> Vec<f64> {
-        let blobs = self.inner.rescan_read().unwrap_or_default();
-        blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, 0.0, 0.0]).collect()
+        frames_of(&self.inner.rescan_read().unwrap_or_default())
     }
 
     /// Adds the ways of a scan (as for [`QueryAssembler::add_block`]) of blob `index` from the rescan read.
@@ -280,7 +285,7 @@ impl QueryAssembler {
         match self.inner.context_read() {
             Ok((nodes, blobs)) => {
                 self.context_nodes = nodes.columns();
-                blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, 0.0, 0.0]).collect()
+                frames_of(&blobs)
             }
             Err(note) => {
                 self.context_note = Some(note);

@@ -362,14 +362,6 @@ pub struct IndexEntry {
 }
 
 impl IndexEntry {
-    pub fn has_ways(&self) -> bool {
-        self.summary.min_way_id <= self.summary.max_way_id
-    }
-
-    pub fn has_relations(&self) -> bool {
-        self.summary.min_relation_id <= self.summary.max_relation_id
-    }
-
     /// Whether a node of the blob can lie in `area` (by its bbox and cells).
     pub fn nodes_meet(&self, area: &AreaTest) -> bool {
         area.meets_bbox_e7(self.summary.bbox_e7) && self.node_cells.meet(area)
@@ -665,8 +657,8 @@ impl BlobIndex {
             .filter(|(_, e)| {
                 let admitted = query.expr.admits(&|s| e.strings.may_contain(s));
                 let nodes = e.summary.has_nodes() && (admitted || area_nodes_complete) && e.nodes_meet(&query.area);
-                let ways = e.has_ways() && admitted && e.ways_meet(&query.area);
-                nodes || ways || (e.has_relations() && admitted)
+                let ways = e.summary.has_ways() && admitted && e.ways_meet(&query.area);
+                nodes || ways || (e.summary.has_relations() && admitted)
             })
             .map(|(i, _)| i)
             .collect();

@@ -171,6 +171,16 @@ impl BlockSummary {
         self.min_node_id <= self.max_node_id
     }
 
+    /// Whether the block holds any way.
+    pub fn has_ways(&self) -> bool {
+        self.min_way_id <= self.max_way_id
+    }
+
+    /// Whether the block holds any relation.
+    pub fn has_relations(&self) -> bool {
+        self.min_relation_id <= self.max_relation_id
+    }
+
     /// Whether the block's way-id range can hold one of `wanted` (ascending).
     pub fn may_hold_way(&self, wanted: &[i64]) -> bool {
         let first = wanted.partition_point(|&id| id < self.min_way_id);
