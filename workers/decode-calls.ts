@@ -4,7 +4,7 @@
  * inflates and scans each Blob it is sent, replying with compact binary scans (transferred, not
  * copied).
  */
-import { BlobScanner, readHeader } from '../wasm/pkg/pbf_explorer.js';
+import { BlobScanner } from '../wasm/pkg/pbf_explorer.js';
 import type { DecodeReply, DecodeRequest, DecodeResult, FromDecodeWorker, ToDecodeWorker } from './pool/messages';
 
 /** How a decode worker talks to its pool. */
@@ -35,7 +35,6 @@ export function serveDecodeCalls(scope: DecodeWorkerScope, ready: Promise<WebAss
 
   function answer(req: DecodeRequest): { result: DecodeResult; transfer: Transferable[] } {
     const bytes = req.blob;
-    if (req.call === 'header') return { result: { call: 'header', job: req.job, result: JSON.parse(readHeader(bytes)) }, transfer: [] };
     if (!scanner) throw new Error('no query was set before the first blob');
     if (req.call === 'context') {
       const features = scanner.contextWays(bytes);

@@ -24,14 +24,17 @@ const held = new Map<string, Uint8Array>();
  * be read at random (an HTTP server without Range support, an unknown size).
  * @throws what `source.read` throws.
  */
-export async function identityOf(source: Source, signal?: AbortSignal): Promise<Uint8Array | null> {
-  await source.open(signal);
-  if (!source.seekable || !Number.isFinite(source.size)) return null;
+export function identityOf(source: Source, signal?: AbortSignal): Promise<Uint8Array | null> {
+  // An open source is read at once: a full read that starts next takes the HTTP probe's head.
+  return Number.isNaN(source.size) ? source.open(signal).then(() => identityOfOpen(source, signal)) : identityOfOpen(source, signal);
+}
+
+function identityOfOpen(source: Source, signal?: AbortSignal): Promise<Uint8Array | null> {
+  if (!source.seekable || !Number.isFinite(source.size)) return Promise.resolve(null);
   const span = Math.min(source.size, IDENTITY_SPAN);
   const reads = [source.read(0, span, signal), source.read(source.size - span, span, signal)];
   reads.forEach((r) => r.catch(() => {})); // when one fails, the other's failure is not news
-  const [head, tail] = await Promise.all(reads);
-  return fileIdentity(source.size, head, tail);
+  return Promise.all(reads).then(([head, tail]) => fileIdentity(source.size, head, tail));
 }
 
 /** The name an identity's index is kept under: its 16 bytes in hex, `.idx`. */

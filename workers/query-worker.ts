@@ -14,7 +14,7 @@ import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
-import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_START_MS } from './report-pace';
+import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_RECHECK_MS, QUIET_START_MS } from './report-pace';
 import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
@@ -129,10 +129,15 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     }, shownAny ? changesInterval(assembler.count()) : 0);
   };
   const pace = new ProgressPace();
+  const started = performance.now();
   // What the quiet start held goes out back to back, for the page to draw it in one frame.
-  const quietTimer = setTimeout(() => {
-    quietOver = true;
+  const endQuiet = () => {
     if (!isCurrent()) return;
+    if (pace.quietGoesOn(performance.now() - started)) {
+      quietTimer = setTimeout(endQuiet, QUIET_RECHECK_MS);
+      return;
+    }
+    quietOver = true;
     if (infoHeld) sendInfo();
     const held = pace.takeHeld(performance.now());
     if (held) post({ type: 'progress', run: run.id, progress: held });
@@ -140,7 +145,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       shownAny = true;
       flushChanges(run);
     }
-  }, QUIET_START_MS);
+  };
+  let quietTimer = setTimeout(endQuiet, QUIET_START_MS);
   let end: RunEnd;
   let source: Source | null = null;
   let final: Progress | null = null;
@@ -208,13 +214,6 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
  */
 async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIndexUse | undefined> {
   await indexKept;
-  if (source instanceof FileSource && !(await mayHaveIndex(source.size))) {
-    // No index kept for a file of this size: the read starts now and builds one; the identity
-    // (2 MiB read and hashed, 7–20 ms) is read alongside, for the index's end.
-    const identity = identityOf(source, signal).then((id) => id ?? Promise.reject(new Error('no identity')));
-    identity.catch(() => {}); // a failed read of it only costs the index
-    return blobIndexUse(identity, null);
-  }
   // A server's .idx is asked for along with the identity's reads (one round trip less), and
   // dropped when an index is kept here.
   const besideRequest = new AbortController();
@@ -222,6 +221,18 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
   signal.addEventListener('abort', stop, { once: true });
   const beside = source instanceof FetchSource ? indexBeside(source, besideRequest.signal) : Promise.resolve(null);
   try {
+    await source.open(signal);
+    if (source.seekable && Number.isFinite(source.size) && !(await mayHaveIndex(source.size))) {
+      // No index kept for a file of this size: unless the server has one beside the file, the
+      // read starts now and builds one; the identity (2 MiB read and hashed, 7–20 ms; over HTTP
+      // the probe's tail, a reply of its own) is had alongside, and awaited at the read's end.
+      const identity = identityOf(source, signal).then((id) => id ?? Promise.reject(new Error(`${source.name} has no identity`)));
+      identity.catch(() => {}); // met there
+      const served = await beside;
+      if (!served) return blobIndexUse(identity, null);
+      // Read by the server's index, which its identity checks.
+      return blobIndexUse(Promise.resolve(await identity), served);
+    }
     const identity = await identityOf(source, signal);
     if (!identity) return undefined;
     return blobIndexUse(Promise.resolve(identity), (await loadIndex(identity)) ?? (await beside));

@@ -32,24 +32,56 @@ export const progressInterval = (p: Progress): number => (p.elapsedMs < 5000 && 
  */
 export const QUIET_START_MS = 1000;
 
+/**
+ * A quiet start goes on while the run looks this close to its end (ms, by {@link readEndsWithin}),
+ * checked again every {@link QUIET_RECHECK_MS}, but never past {@link QUIET_START_MAX_MS}: a
+ * progress bar shown for a run's last moment tells a person nothing and costs the decoders a
+ * frame (README "Measured decisions").
+ */
+export const QUIET_NEAR_END_MS = 500;
+export const QUIET_RECHECK_MS = 100;
+export const QUIET_START_MAX_MS = 2000;
+
+/**
+ * How long (ms) the rest of the read will take at its pace so far: elapsed × bytes left / bytes
+ * read. Infinity while nothing is read or the size is unknown (a server that sent no length).
+ */
+export function readEndsWithin(p: Progress): number {
+  if (!(p.bytesRead > 0) || !Number.isFinite(p.totalBytes)) return Infinity;
+  return (p.elapsedMs * Math.max(0, p.totalBytes - p.bytesRead)) / p.bytesRead;
+}
+
 /** Which of a run's progress reports go to the page, and when (one per run). */
 export class ProgressPace {
   private last = -Infinity;
   private held: Progress | null = null;
+  private quiet = true;
 
   /**
-   * Whether `progress`, made at `now` (ms, any clock), is sent now. Reports of the run's first
-   * {@link QUIET_START_MS} are held (the last one, for {@link takeHeld}); later ones closer than
+   * Whether `progress`, made at `now` (ms, any clock), is sent now. Reports of the run's quiet
+   * start are held (the last one, for {@link takeHeld}); later ones closer than
    * {@link progressInterval} to the last one sent are dropped.
    */
   offer(progress: Progress, now: number): boolean {
-    if (progress.elapsedMs < QUIET_START_MS) {
+    if (this.quiet) {
       this.held = progress;
       return false;
     }
     if (now - this.last < progressInterval(progress)) return false;
     this.last = now;
     return true;
+  }
+
+  /**
+   * Asked as the quiet start's time is up (at {@link QUIET_START_MS}, then every
+   * {@link QUIET_RECHECK_MS}), `elapsedMs` into the run: whether it goes on, as the last report
+   * held says the read ends within {@link QUIET_NEAR_END_MS}, until {@link QUIET_START_MAX_MS}.
+   * Once it says no, the quiet start is over.
+   */
+  quietGoesOn(elapsedMs: number): boolean {
+    const nearEnd = this.held !== null && readEndsWithin(this.held) <= QUIET_NEAR_END_MS;
+    this.quiet = nearEnd && elapsedMs < QUIET_START_MAX_MS;
+    return this.quiet;
   }
 
   /** The last report held in the quiet start, once, if none was sent since (call as it ends). */

@@ -2,12 +2,10 @@
  * The protocol between the query worker's pool and a decode worker: one map from each call to
  * its arguments and its result, so both sides are typed without casts.
  */
-import type { HeaderInfo, Query } from '../types';
+import type { Query } from '../types';
 
 /** What a decode worker can be asked to do with one Blob, and what it answers. */
 export interface DecodeCalls {
-  /** Decode an `OSMHeader` Blob. */
-  header: { args: { blob: Uint8Array }; result: HeaderInfo };
   /** Inflate and scan an `OSMData` Blob: the scan, encoded for `QueryAssembler.addBlock`. */
   scan: { args: { blob: Uint8Array }; result: ArrayBuffer };
   /**

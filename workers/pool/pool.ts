@@ -216,11 +216,6 @@ export class DecodePool {
     return this.call(frame, { call: 'context', job: this.nextJob++, blob: frame.blob }, (r) => (r.call === 'context' ? r.result : null));
   }
 
-  /** Decodes an `OSMHeader` frame. Rejects as {@link DecodePool.scan}. */
-  header(frame: Frame): Promise<DecodeCalls['header']['result']> {
-    return this.call(frame, { call: 'header', job: this.nextJob++, blob: frame.blob }, (r) => (r.call === 'header' ? r.result : null));
-  }
-
   /**
    * Scans an `OSMData` frame with the query set by {@link setQuery}; the frame's buffer is
    * transferred (unusable after). Rejects with an Error naming the blob index and byte offset,
