@@ -79,6 +79,8 @@ export function serveDecodeCalls(scope: DecodeWorkerScope, ready: Promise<WebAss
       }
     } else if (msg.type === 'area-nodes') {
       scanner?.setAreaNodes(msg.on);
+    } else if (msg.type === 'area-filter') {
+      scanner?.setAreaFilter(msg.words ?? new Uint32Array(0));
     } else if (msg.type === 'context-nodes') {
       scanner?.setContextNodes(msg.nodes);
     } else {

@@ -122,6 +122,8 @@ export async function runQuery(
     if (signal?.aborted) return;
     progress.blobsDecoded++;
     if (assembler.addBlock(frame.index, frame.offset, frame.size, new Uint8Array(scan))) pool.setAreaNodes(false);
+    const filter = assembler.areaFilterChange();
+    if (filter) pool.setAreaFilter(filter.length > 0 ? filter : null);
     const c = assembler.counts();
     progress.elements = c[0] + c[1] + c[2];
     report();
@@ -169,7 +171,8 @@ export async function runQuery(
       const wanted = assembler.wanted();
       return targeted(plan, (frame, f) => pool.locate(frame, wanted.slice(f.from, f.to), ways), add);
     };
-    // A file not sorted by type then id: the blobs whose ways were dropped are scanned again.
+    // A file not sorted by type then id: the blobs whose ways were dropped are scanned again, whole.
+    pool.setAreaFilter(null);
     if (!failure && !stop.signal.aborted) await targeted(assembler.planRescanRead(), (frame) => pool.scan(frame), (i, scan) => assembler.addRescannedWays(i, scan));
     await Promise.all(decoding);
     if (!failure && !stop.signal.aborted) await reread(assembler.planMemberRead(), (i, found) => assembler.addMemberWays(i, found), true);

@@ -24,6 +24,9 @@
 //! its first blob of ways or relations, as in a file sorted by type then id ([`Assembler::expect_sorted`]).
 //! Should a node of the area come after that (a file not sorted so), the blobs whose ways were
 //! dropped are scanned again ([`Assembler::rescan_read`]): the answer never depends on the order.
+//! From the same moment the decode workers' scans may leave such ways out themselves, by a
+//! filter of the area's node ids ([`Assembler::take_area_filter_change`]); they name the ways
+//! they left out, which count as dropped.
 //!
 //! Geometry ([`crate::geometry`]): once the ways that match are known ([`Assembler::finish`]),
 //! [`Assembler::geometry_read`] names the blobs whose id range holds a node of a matched way
@@ -41,6 +44,7 @@ use crate::locations::{LocationStore, NO_LOCATION};
 use serde::Serialize;
 
 use crate::area::AreaTest;
+use crate::area_filter::AreaFilter;
 use crate::context::{ContextNodes, CONTEXT_MAX_AREA_KM2};
 use crate::error::DecodeError;
 use crate::geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
@@ -211,6 +215,18 @@ enum AreaNodesSeen {
     All,
 }
 
+/// Where the decode workers' area filter stands (see [`Assembler::take_area_filter_change`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum FilterState {
+    /// None is given, or due.
+    Off,
+    /// The area's node locations are all in: a filter of them is due.
+    Due,
+    Given,
+    /// Given, then a node of the area came after all: the filter is to be taken back.
+    Withdrawn,
+}
+
 /// Collects block scans into an answer; see the module documentation for the rules.
 pub struct Assembler {
     area: AreaTest,
@@ -260,9 +276,11 @@ pub struct Assembler {
     /// earlier copy of a dropped way could take its place).
     last_blob: Option<u32>,
     dropped_in: Vec<u32>,
-    /// A node of the area came after the drops began (a file not sorted by type then id): the
-    /// blobs of `dropped_in` are to be scanned again.
+    /// A node of the area came after the drops began (a file not sorted by type then id), or a
+    /// way left out by the area filter has an earlier copy held: the blobs of `dropped_in` are
+    /// to be scanned again.
     rescan: bool,
+    area_filter: FilterState,
 }
 
 impl Assembler {
@@ -300,6 +318,7 @@ impl Assembler {
             last_blob: None,
             dropped_in: Vec::new(),
             rescan: false,
+            area_filter: FilterState::Off,
         }
     }
 
@@ -361,6 +380,7 @@ impl Assembler {
             // ways dropped so far are scanned again once the read is over.
             self.area_nodes_seen = AreaNodesSeen::Unknown;
             self.rescan = !self.dropped_in.is_empty();
+            self.area_filter = if self.area_filter == FilterState::Given { FilterState::Withdrawn } else { FilterState::Off };
         }
         self.last_blob = Some(self.last_blob.map_or(index, |last| last.max(index)));
         if let Some(part) = scan.index {
@@ -395,6 +415,7 @@ impl Assembler {
         for w in scan.ways {
             self.add_way(index, w, all_located);
         }
+        self.note_ways_outside(index, &scan.ways_outside);
         for r in scan.relations {
             let Some(shown) = self.replaceable(ElementType::Relation, r.id, index) else { continue };
             let was = shown.sent;
@@ -430,6 +451,41 @@ impl Assembler {
         self.changed(ElementType::Way, w.id, drawn);
     }
 
+    /// Notes the candidate ways of blob `index` that the decode workers' area filter left out
+    /// (dropped, as [`Assembler::add_way`] would have). They are scanned again when the filter
+    /// turns out to have been wrong (a node of the area came after it), and when one replaces a
+    /// copy held from an earlier blob, which only its whole scan can do.
+    fn note_ways_outside(&mut self, index: u32, ids: &[i64]) {
+        if ids.is_empty() {
+            return;
+        }
+        if self.dropped_in.last() != Some(&index) {
+            self.dropped_in.push(index);
+        }
+        if self.area_nodes_seen != AreaNodesSeen::All || ids.iter().any(|id| self.ways.contains_key(id)) {
+            self.rescan = true;
+        }
+    }
+
+    /// Whether the decode workers' area filter changed since the last call: `Some(Some(filter))`
+    /// when every node location of the area is now in (and within the budget), so scans may
+    /// leave out the ways that cannot match ([`crate::query::PreparedQuery::area_filter`]);
+    /// `Some(None)` when a filter given is to be taken back (a node of the area came after all);
+    /// None when nothing changed.
+    pub fn take_area_filter_change(&mut self) -> Option<Option<AreaFilter>> {
+        match self.area_filter {
+            FilterState::Due if !self.overflowed => {
+                self.area_filter = FilterState::Given;
+                Some(Some(AreaFilter::from_ids(self.locations.ids(), self.locations.len())))
+            }
+            FilterState::Withdrawn => {
+                self.area_filter = FilterState::Off;
+                Some(None)
+            }
+            _ => None,
+        }
+    }
+
     /// What the rescan read must fetch: the blobs some of whose ways were dropped before a node
     /// of the area came after all (a file not sorted by type then id), in file order; None when
     /// the drops stand. Call once the first read is over, before the member read.
@@ -463,6 +519,9 @@ impl Assembler {
         };
         if complete {
             self.area_nodes_seen = AreaNodesSeen::All;
+            if !self.overflowed {
+                self.area_filter = FilterState::Due;
+            }
         }
         complete && !self.overflowed
     }
@@ -563,7 +622,12 @@ impl Assembler {
         let area = &self.area;
         let node_blobs: FxHashSet<u32> =
             plan.entries.iter().map(|&i| &index.entries[i]).filter(|e| e.summary.has_nodes() && e.nodes_meet(area)).map(|e| e.index).collect();
-        self.area_nodes_seen = if node_blobs.is_empty() { AreaNodesSeen::All } else { AreaNodesSeen::Awaiting(node_blobs) };
+        if node_blobs.is_empty() {
+            self.area_nodes_seen = AreaNodesSeen::All;
+            self.area_filter = FilterState::Due;
+        } else {
+            self.area_nodes_seen = AreaNodesSeen::Awaiting(node_blobs);
+        }
     }
 
     /// The blobs that pass `keep`, in file order (a targeted read's plan).
@@ -1138,6 +1202,8 @@ mod tests {
         }
         for &(id, refs) in ways {
             scan.ways.push(WayCandidate { id, tags: tags("w"), refs: refs.to_vec(), position: None, vertices: Vec::new(), meta: None });
+            scan.summary.min_way_id = scan.summary.min_way_id.min(id);
+            scan.summary.max_way_id = scan.summary.max_way_id.max(id);
         }
         scan
     }
@@ -1177,6 +1243,43 @@ mod tests {
             assert_eq!(a.len(), 1);
             assert_eq!(a.all().len(), 1);
         }
+    }
+
+    /// The area filter: given once the area's nodes are all in; a way it left out that replaces
+    /// an earlier copy, and every way it left out once a node of the area comes after all, are
+    /// scanned again whole (the rescan read), so the answer is the one without it.
+    #[test]
+    fn the_area_filter_is_given_taken_back_and_its_left_out_ways_rescanned() {
+        let area = || Area::Circle { lat: 0.0, lon: 0.0, radius: 1000.0 }.prepare().unwrap();
+        let outside = |ids: &[i64]| BlockScan { ways_outside: ids.to_vec(), ..block(&[], &[], &[]) };
+        let start = || {
+            let mut a = Assembler::new(area(), 100);
+            a.expect_sorted();
+            a.add_block(1, 100, 10, block(&[(1, 0.0, 0.0)], &[], &[])).unwrap();
+            assert_eq!(a.take_area_filter_change(), None, "not before the first blob of ways");
+            a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1])])).unwrap();
+            let filter = a.take_area_filter_change().expect("a change").expect("a filter");
+            assert!(filter.may_hold(1));
+            assert_eq!(a.take_area_filter_change(), None, "given once");
+            a
+        };
+        // A later copy of way 10, none of whose nodes is in the area, left out by the filter.
+        let mut a = start();
+        a.add_block(3, 120, 10, outside(&[10])).unwrap();
+        assert_eq!(a.rescan_read().unwrap().iter().map(|b| b.index).collect::<Vec<_>>(), vec![3]);
+        a.add_rescanned_ways(3, block(&[], &[], &[(10, &[99])]));
+        a.finish();
+        assert!(a.is_empty(), "the later copy replaced the matching one");
+        // A node of the area after the filter was given: it is taken back, and the ways it left out are scanned again.
+        let mut a = start();
+        a.add_block(3, 120, 10, outside(&[11])).unwrap();
+        assert!(a.rescan_read().is_none(), "nothing to scan again while the filter holds");
+        a.add_block(4, 130, 10, block(&[(2, 0.0, 0.0)], &[], &[])).unwrap();
+        assert_eq!(a.take_area_filter_change(), Some(None));
+        assert_eq!(a.rescan_read().unwrap().iter().map(|b| b.index).collect::<Vec<_>>(), vec![3]);
+        a.add_rescanned_ways(3, block(&[], &[], &[(11, &[2])]));
+        a.finish();
+        assert!(a.get(ElementType::Way, 11).is_some(), "way 11 matches by the node that came late");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use wasm_bindgen::prelude::*;
 
+use crate::area_filter::AreaFilter;
 use crate::assemble::{csv_header, csv_row, feature, Assembler, BlobEntry, CsvColumns, ElementType, SecondRead};
 use crate::blob::blob_data;
 use crate::context::ContextNodes;
@@ -59,6 +60,14 @@ impl BlobScanner {
     #[wasm_bindgen(js_name = setAreaNodes)]
     pub fn set_area_nodes(&mut self, on: bool) {
         self.query.area_nodes = on && self.query.collect;
+    }
+
+    /// Sets the area filter [`QueryAssembler::area_filter_change`] gave (its 32-bit words): scans
+    /// then leave out the candidate ways none of whose nodes can be in the area. Empty, or not a
+    /// filter's words: none.
+    #[wasm_bindgen(js_name = setAreaFilter)]
+    pub fn set_area_filter(&mut self, words: Vec<u32>) {
+        self.query.area_filter = AreaFilter::from_words(words).filter(|_| self.query.collect);
     }
 
     /// Inflates and scans one `OSMData` Blob (its bytes as framed in the file) and returns the
@@ -204,6 +213,15 @@ impl QueryAssembler {
         let scan: BlockScan = postcard::from_bytes(scan)?;
         self.inner.add_block(index, offset as u64, size as u64, scan)?;
         Ok(self.inner.overflowed())
+    }
+
+    /// The decode workers' area filter, when it changed with the blobs added so far
+    /// ([`Assembler::take_area_filter_change`]): its 32-bit words for
+    /// [`BlobScanner::set_area_filter`], empty when it is to be taken back; undefined when it
+    /// did not change. Call after each [`QueryAssembler::add_block`].
+    #[wasm_bindgen(js_name = areaFilterChange)]
+    pub fn area_filter_change(&mut self) -> Option<Vec<u32>> {
+        self.inner.take_area_filter_change().map(|f| f.map(|f| f.words().to_vec()).unwrap_or_default())
     }
 
     /// `[nodes, ways, relations, tags, way_refs, relation_members]` decoded so far.

@@ -8,6 +8,7 @@
 //! the browser.
 
 pub mod area;
+pub mod area_filter;
 pub mod assemble;
 pub mod bindings;
 pub mod context;
@@ -53,6 +54,9 @@ pub struct FileScan {
     pub index: Option<index::BlobIndex>,
     /// The ways the answer held at its end, matched or not ([`assemble::Assembler::ways_held`]).
     pub ways_held: usize,
+    /// The candidate ways the first read's scans carried ([`scan::BlockScan::ways`]): fewer than
+    /// the file's ways with the query's tags once the area filter is given to the scans.
+    pub ways_scanned: usize,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -111,6 +115,7 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
         assembler.use_index(index, plan);
         query.area_nodes = !assembler.overflowed();
     }
+    let mut ways_scanned = 0;
     let mut header_frame = (0, 0);
     for (index, offset, size, kind, blob) in first_read_frames(file, plan.as_ref().map(|(i, p)| (*i, p)))? {
         match (kind, &header) {
@@ -130,14 +135,19 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
             (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
             ("OSMData", Some(_)) => {
                 let scan = scan::scan_blob(blob, &query)?;
+                ways_scanned += scan.ways.len();
                 assembler.add_block(index, offset, size, scan)?;
                 query.area_nodes = !assembler.overflowed();
+                if let Some(filter) = assembler.take_area_filter_change() {
+                    query.area_filter = filter;
+                }
             }
             _ => {}
         }
     }
     let header = header.ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
-    // The targeted reads, in the order the query worker makes them.
+    // The targeted reads, in the order the query worker makes them; the rescan's scans whole.
+    query.area_filter = None;
     for entry in assembler.rescan_read().unwrap_or_default() {
         let (_, blob) = frame::frame_at(file, entry.offset)?;
         assembler.add_rescanned_ways(entry.index, scan::scan_blob(blob, &query)?);
@@ -170,7 +180,7 @@ fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, i
     };
     let facts = assembler.file_facts();
     let index = assembler.blob_index(index::FileIdentity::of_file(file), header.replication_timestamp, header_frame);
-    Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held })
+    Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned })
 }
 
 /// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in

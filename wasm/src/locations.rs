@@ -169,6 +169,15 @@ impl LocationStore {
         found
     }
 
+    /// The ids of every location held, in no order (a duplicate id may come twice).
+    pub fn ids(&self) -> impl Iterator<Item = i64> + '_ {
+        let merged = match &self.index {
+            Some(Index::Merged(chunk)) => Some(chunk),
+            _ => None,
+        };
+        self.chunks.iter().chain(merged).flat_map(|c| c.ids.iter().copied())
+    }
+
     /// Every location held, ids ascending (a duplicate id once, as [`LocationStore::get`] answers
     /// it): `(ids, lats_e7, lons_e7)`.
     pub fn to_sorted(&mut self) -> (Vec<i64>, Vec<i32>, Vec<i32>) {

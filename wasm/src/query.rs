@@ -9,6 +9,7 @@ use std::cell::Cell;
 use serde::Deserialize;
 
 use crate::area::{Area, AreaTest};
+use crate::area_filter::AreaFilter;
 use crate::error::DecodeError;
 use crate::expr::{regex_matches, ElementKind, Expr, KeyPattern, ValueTest};
 
@@ -110,7 +111,7 @@ impl Query {
         if self.count_only {
             return Ok(PreparedQuery { index: self.index, newest_timestamp, ..PreparedQuery::count_only() });
         }
-        Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, at: self.at, history: self.history, index: self.index, newest_timestamp })
+        Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, area_filter: None, at: self.at, history: self.history, index: self.index, newest_timestamp })
     }
 }
 
@@ -125,6 +126,10 @@ pub struct PreparedQuery {
     /// Whether to report the locations of the nodes in the area ([`crate::scan::AreaNodes`]);
     /// the assembler turns this off once it has more of them than it keeps.
     pub area_nodes: bool,
+    /// The area's node ids once the assembler has them all (a whole read of a file sorted by
+    /// type then id, or an indexed read): scans then leave out the candidate ways none of whose
+    /// refs it may hold, naming them in [`crate::scan::BlockScan::ways_outside`].
+    pub area_filter: Option<AreaFilter>,
     /// As [`Query::at`] and [`Query::history`].
     pub at: Option<i64>,
     pub history: bool,
@@ -138,7 +143,7 @@ impl PreparedQuery {
     /// A query that only counts elements and tags (a full decode, nothing kept).
     pub fn count_only() -> PreparedQuery {
         let area = Area::Everywhere.prepare().expect("the whole world is a valid area");
-        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false, at: None, history: false, index: false, newest_timestamp: true }
+        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false, area_filter: None, at: None, history: false, index: false, newest_timestamp: true }
     }
 
     /// For a history file, the moment versions are chosen at (seconds since the Unix epoch;

@@ -203,6 +203,11 @@ pub struct BlockScan {
     pub ways: Vec<WayCandidate>,
     pub relations: Vec<RelationCandidate>,
     pub area_nodes: AreaNodes,
+    /// Candidate ways left out by the query's [`PreparedQuery::area_filter`] (none of their
+    /// nodes can be in the area): only their ids, for the assembler's rule that a later copy of
+    /// a way replaces an earlier one, and its rescan of a file not sorted after all.
+    #[serde(default)]
+    pub ways_outside: Vec<i64>,
     /// History files: `(type, id)` (0 node, 1 way, 2 relation) of elements a version of which
     /// in this block is at or before the query's moment, where it may replace a version an
     /// earlier block ended with (see [`info::version_states`]).
@@ -745,9 +750,13 @@ impl BlockScanner<'_> {
         if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementKind::Way, pairs) {
             return Ok(()); // refs are decoded only for ways that can match
         }
+        let refs = varint::deltas(&refs, "Way refs")?;
+        if way.lat.is_empty() && self.query.area_filter.as_ref().is_some_and(|f| !f.may_hold_any(&refs)) {
+            self.out.ways_outside.push(way.element.id);
+            return Ok(());
+        }
         let tags = self.tag_list(pairs());
         let meta = self.meta(&way.element.info);
-        let refs = varint::deltas(&refs, "Way refs")?;
         if !way.lat.is_empty() {
             // LocationsOnWays: the way carries its nodes' locations, so place it right here.
             let (position, vertices) = self.way_locations(way, refs.len())?;

@@ -31,6 +31,8 @@ export type ToDecodeWorker =
   | { type: 'query'; query: Query | null }
   /** Whether scans report the locations of the nodes in the area. */
   | { type: 'area-nodes'; on: boolean }
+  /** The area filter scans apply (`QueryAssembler.areaFilterChange`'s words), or none. */
+  | { type: 'area-filter'; words: Uint32Array | null }
   /** The area's node locations basemap ways are drawn from: `[ids…, lats_e7…, lons_e7…]`. */
   | { type: 'context-nodes'; nodes: Float64Array }
   /** Calls answered in order with one `replies` message (a few Blobs a message: see the pool). */

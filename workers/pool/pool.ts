@@ -59,6 +59,7 @@ export class DecodePool {
   private query: Query | null | undefined = undefined;
   private areaNodes = true;
   private contextNodes: Float64Array | null = null;
+  private areaFilter: Uint32Array | null = null;
   /** Called with each Blob buffer a worker hands back, to be used again. */
   onSpent: ((buffer: ArrayBuffer) => void) | null = null;
   private readyCount = 0;
@@ -90,6 +91,7 @@ export class DecodePool {
     if (this.query !== undefined) this.post(slot, { type: 'query', query: this.query });
     if (!this.areaNodes) this.post(slot, { type: 'area-nodes', on: false });
     if (this.contextNodes) this.post(slot, { type: 'context-nodes', nodes: this.contextNodes });
+    if (this.areaFilter) this.post(slot, { type: 'area-filter', words: this.areaFilter });
     return slot;
   }
 
@@ -195,7 +197,18 @@ export class DecodePool {
     this.query = query;
     this.areaNodes = true;
     this.contextNodes = null;
+    this.areaFilter = null;
     for (const slot of this.slots) this.post(slot, { type: 'query', query });
+  }
+
+  /**
+   * Sets the area filter (`QueryAssembler.areaFilterChange`'s words) every worker's scans apply
+   * from the next blob on, leaving out the candidate ways that cannot match; null: none.
+   */
+  setAreaFilter(words: Uint32Array | null): void {
+    if (words === this.areaFilter) return;
+    this.areaFilter = words;
+    for (const slot of this.slots) this.post(slot, { type: 'area-filter', words });
   }
 
   /** Whether scans report the locations of the nodes in the area (the assembler's budget). */
