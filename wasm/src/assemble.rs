@@ -467,6 +467,15 @@ impl Assembler {
         }
     }
 
+    /// Every node location of the area is in: a filter of them is due, unless they overflowed
+    /// the budget or the area is everywhere (the filter would hold every node of the file, and
+    /// leave out no way that has one).
+    fn area_filter_due(&mut self) {
+        if !self.overflowed && !self.area.is_everywhere() {
+            self.area_filter = FilterState::Due;
+        }
+    }
+
     /// Whether the decode workers' area filter changed since the last call: `Some(Some(filter))`
     /// when every node location of the area is now in (and within the budget), so scans may
     /// leave out the ways that cannot match ([`crate::query::PreparedQuery::area_filter`]);
@@ -519,9 +528,7 @@ impl Assembler {
         };
         if complete {
             self.area_nodes_seen = AreaNodesSeen::All;
-            if !self.overflowed {
-                self.area_filter = FilterState::Due;
-            }
+            self.area_filter_due();
         }
         complete && !self.overflowed
     }
@@ -624,7 +631,7 @@ impl Assembler {
             plan.entries.iter().map(|&i| &index.entries[i]).filter(|e| e.summary.has_nodes() && e.nodes_meet(area)).map(|e| e.index).collect();
         if node_blobs.is_empty() {
             self.area_nodes_seen = AreaNodesSeen::All;
-            self.area_filter = FilterState::Due;
+            self.area_filter_due();
         } else {
             self.area_nodes_seen = AreaNodesSeen::Awaiting(node_blobs);
         }
@@ -1280,6 +1287,12 @@ mod tests {
         a.add_rescanned_ways(3, block(&[], &[], &[(11, &[2])]));
         a.finish();
         assert!(a.get(ElementType::Way, 11).is_some(), "way 11 matches by the node that came late");
+        // No filter of a whole file's nodes: it would leave out nothing.
+        let mut a = Assembler::new(everywhere(), 100);
+        a.expect_sorted();
+        a.add_block(1, 100, 10, block(&[(1, 0.0, 0.0)], &[], &[])).unwrap();
+        a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1])])).unwrap();
+        assert_eq!(a.take_area_filter_change(), None);
     }
 
     #[test]
