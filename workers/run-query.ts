@@ -14,7 +14,7 @@
  */
 import { QueryAssembler, readHeader } from '../wasm/pkg/pbf_explorer.js';
 import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions } from './framer/framer';
-import { CancelledError, type DecodePool } from './pool/pool';
+import { blobError, CancelledError, type DecodePool } from './pool/pool';
 import { FileOrder } from './file-order';
 import type { Source } from './source/source';
 import { isHistory, type HeaderInfo, type Progress, type Query } from './types';
@@ -217,7 +217,7 @@ function headerOf(frame: Frame): HeaderInfo {
   try {
     return JSON.parse(readHeader(frame.blob)) as HeaderInfo;
   } catch (e) {
-    throw new Error(`blob #${frame.index} at byte ${frame.offset}: ${(e as Error).message ?? String(e)}`);
+    throw blobError(frame, (e as Error).message ?? String(e));
   }
 }
 

@@ -41,6 +41,12 @@ export class CancelledError extends Error {
 
 /** Messages sent ahead to each worker: one being decoded, one waiting in its inbox. */
 const PER_WORKER = 2;
+
+/** A failure of the blob `frame`, naming it and its byte offset in the file. */
+export function blobError(frame: Frame, message: string): Error {
+  return new Error(`blob #${frame.index} at byte ${frame.offset}: ${message}`);
+}
+
 /**
  * Most Blobs in one message (fewer when fewer are queued, as at a read's start): each message
  * wakes the receiving thread, which on a 2-core machine preempts a decoder (README, "Measured decisions").
@@ -103,7 +109,7 @@ export class DecodePool {
     if (at < 0) return;
     slot.worker.terminate();
     this.slots[at] = this.spawn();
-    for (const job of slot.jobs) this.fail(job, new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${message}`));
+    for (const job of slot.jobs) this.fail(job, blobError(job.frame, message));
     this.dispatch();
   }
 
@@ -142,7 +148,7 @@ export class DecodePool {
     const job = slot.jobs.shift(); // a worker answers its blobs in order
     if (job && job.id === reply.job) {
       if (reply.type === 'error') {
-        this.fail(job, new Error(`blob #${job.frame.index} at byte ${job.frame.offset}: ${reply.message}`));
+        this.fail(job, blobError(job.frame, reply.message));
       } else {
         this.finish(job, () => job.resolve(reply));
       }
