@@ -9,7 +9,7 @@ import { sourceKey, type CallReply, type CallRequest, type FromQueryWorker, type
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { readContext, type ContextResult } from './read-context';
-import { dropIndex, identityOf, indexBeside, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
+import { dropIndex, identityOf, indexBeside, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
@@ -220,9 +220,10 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
   const stop = () => besideRequest.abort();
   signal.addEventListener('abort', stop, { once: true });
   const beside = source instanceof FetchSource ? indexBeside(source, besideRequest.signal) : Promise.resolve(null);
+  const kept = keptIndexNames(); // had by the time a probe's reply gives the size
   try {
     await source.open(signal);
-    if (source.seekable && Number.isFinite(source.size) && !(await mayHaveIndex(source.size))) {
+    if (source.seekable && Number.isFinite(source.size) && !(await mayHaveIndex(source.size, kept))) {
       // No index kept for a file of this size: unless the server has one beside the file, the
       // read starts now and builds one; the identity (2 MiB read and hashed, 7–20 ms; over HTTP
       // the probe's tail, a reply of its own) is had alongside, and awaited at the read's end.

@@ -43,6 +43,16 @@ describe('mayHaveIndex', () => {
     expect(await store.mayHaveIndex(sample.length + 2 ** 32)).toBe(false);
   });
 
+  it('checks a listing of OPFS started before the size was known', async () => {
+    const store = await import('../../workers/index-store');
+    const names = [store.indexName(identity)];
+    fakeStore(names);
+    const kept = await store.keptIndexNames();
+    names.length = 0; // dropped since
+    expect(await store.mayHaveIndex(sample.length, Promise.resolve(kept))).toBe(true);
+    expect(await store.mayHaveIndex(sample.length)).toBe(false);
+  });
+
   it('finds an index held in memory when OPFS could not keep it', async () => {
     fakeStore([]);
     const store = await import('../../workers/index-store');
