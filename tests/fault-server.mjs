@@ -25,7 +25,6 @@
  */
 import { createServer } from 'node:http';
 import * as fs from 'node:fs';
-import { statSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -124,7 +123,7 @@ const CAP = 16 << 20;
 /** `bytes=-n` of the file at `path` as `bytes=a-b` (the whole file when n exceeds it). */
 function suffixRange(path, n) {
   try {
-    const size = statSync(path).size;
+    const size = fs.statSync(path).size;
     return `bytes=${Math.max(0, size - n)}-${size - 1}`;
   } catch {
     return `bytes=0-${n - 1}`; // no such file: sirv answers 404
