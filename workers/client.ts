@@ -3,7 +3,7 @@
  * makes the request/reply calls (list rows, one match, the export) look like async functions.
  * The page imports this and the shared types, nothing else of the pipeline.
  */
-import type { CallReply, CallRequest, FromQueryWorker, RunEnd, SourceSpec, ToQueryWorker } from './messages';
+import type { CallReply, CallRequest, FromQueryWorker, RunEnd, RunEvent, SourceSpec, ToQueryWorker } from './messages';
 import type { FileInfo, Match, Progress, Query, TagStats } from './types';
 
 export type { SourceSpec, RunEnd };
@@ -31,6 +31,12 @@ export interface RunHandlers {
  * `replaced` when a newer run ended it (its count is then 0: the page no longer shows it).
  */
 export type RunResult = RunEnd & { count: number; wasmBytes: number; blobIndex?: boolean; replaced?: boolean };
+
+/** Calls `f` once the page has drawn its next frame (soon, in a hidden page, which draws none). */
+function afterNextFrame(f: () => void): void {
+  if (document.visibilityState === 'hidden') setTimeout(f, 0);
+  else requestAnimationFrame(() => setTimeout(f, 0));
+}
 
 const TYPES = ['node', 'way', 'relation'] as const;
 /**
@@ -167,6 +173,11 @@ export class QueryClient {
       else pending?.settle(msg);
       return;
     }
+    if (msg.type === 'batch') msg.events.forEach((event) => this.onRunEvent(event));
+    else this.onRunEvent(msg);
+  }
+
+  private onRunEvent(msg: RunEvent): void {
     if (msg.run !== this.runId) return; // a late event of a replaced run
     const h = this.handlers;
     if (msg.type === 'file-info') h.onFileInfo?.(msg.info);
@@ -180,6 +191,7 @@ export class QueryClient {
       this.lastWasmBytes = msg.wasmBytes;
       this.ending?.({ ...msg });
       this.ending = null;
+      afterNextFrame(() => this.post({ type: 'drawn', run: msg.run }));
     }
   }
 

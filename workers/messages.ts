@@ -51,15 +51,19 @@ export type ToQueryWorker =
   | { type: 'cancel'; run: number }
   /** The page's answer to a `confirm` event. */
   | { type: 'confirmed'; run: number; yes: boolean }
+  /**
+   * The page has drawn the end of run `run` (the frame after its `end`): the work that follows
+   * an answer (the basemap's read, the blob index's last step) starts then, not while the page
+   * draws the answer.
+   */
+  | { type: 'drawn'; run: number }
   | ({ type: 'call' } & CallRequest);
 
 /** How a run ended. */
 export type RunEnd = { status: 'done' } | { status: 'cancelled' } | { status: 'error'; message: string };
 
-/** Messages from the query worker to the page. */
-export type FromQueryWorker =
-  /** The decode workers have loaded the decoder, and a warm-up asked for has ended. */
-  | { type: 'ready'; decodeWorkers: number }
+/** The events of a run, from the query worker to the page. */
+export type RunEvent =
   /** What is known about the file: sent once its header is read, again after a whole read. */
   | { type: 'file-info'; run: number; info: FileInfo }
   | { type: 'progress'; run: number; progress: Progress }
@@ -77,6 +81,14 @@ export type FromQueryWorker =
    * The basemap of the run's area, after its end: `features` as `readContext` encodes them
    * (null: none, and `note` says why); `drawing`: the read has only started (`note` says so).
    */
-  | { type: 'context'; run: number; features: Int32Array | null; note: string | null; drawing: boolean }
+  | { type: 'context'; run: number; features: Int32Array | null; note: string | null; drawing: boolean };
+
+/** Messages from the query worker to the page. */
+export type FromQueryWorker =
+  /** The decode workers have loaded the decoder, and a warm-up asked for has ended. */
+  | { type: 'ready'; decodeWorkers: number }
+  | RunEvent
+  /** Run events sent as one message, for the page to handle in one task and draw in one frame. */
+  | { type: 'batch'; events: RunEvent[] }
   | ({ type: 'reply' } & CallReply)
   | { type: 'call-error'; id: number; message: string };

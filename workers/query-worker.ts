@@ -5,7 +5,7 @@
  */
 import init, { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
-import { sourceKey, type CallReply, type CallRequest, type FromQueryWorker, type RunEnd, type SourceSpec, type ToQueryWorker } from './messages';
+import { sourceKey, type CallReply, type CallRequest, type FromQueryWorker, type RunEnd, type RunEvent, type SourceSpec, type ToQueryWorker } from './messages';
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { readContext, type ContextResult } from './read-context';
@@ -22,7 +22,66 @@ interface WorkerScope {
   onmessage: ((event: MessageEvent<ToQueryWorker>) => void) | null;
 }
 const scope = self as unknown as WorkerScope;
-const post = (message: FromQueryWorker, transfer: Transferable[] = []) => scope.postMessage(message, transfer);
+/** Run events held by {@link together}, to go out as one message. */
+let held: { events: RunEvent[]; transfer: Transferable[] } | null = null;
+const post = (message: FromQueryWorker, transfer: Transferable[] = []) => {
+  if (!held || !('run' in message)) return scope.postMessage(message, transfer);
+  // Each piece of map changes is one frame's work for the page: a second one starts a new message.
+  if (message.type === 'changes' && held.events.some((e) => e.type === 'changes')) postHeld();
+  held.events.push(message);
+  held.transfer.push(...transfer);
+};
+
+/** Posts the events held so far as one message (a `batch` when several). */
+function postHeld(): void {
+  const { events, transfer } = held!;
+  held = { events: [], transfer: [] };
+  if (events.length === 1) scope.postMessage(events[0], transfer);
+  else if (events.length > 1) scope.postMessage({ type: 'batch', events }, transfer);
+}
+
+/**
+ * Sends the run events that `send` posts as one message (`batch`; one per piece of map
+ * changes when there are several): the page handles them in one task, so no frame is drawn
+ * between them. Posted one by one, a frame came between the header's file info and the rest of
+ * a run's end (≈ 5–10 ms of the page's main thread, and a composite).
+ */
+function together(send: () => void): void {
+  held = { events: [], transfer: [] };
+  try {
+    send();
+  } finally {
+    postHeld();
+    held = null;
+  }
+}
+
+/**
+ * How long (ms) the work after an answer waits at most for the page's `drawn`: a page that
+ * draws no frame (hidden, or frozen) would never send it.
+ */
+const DRAWN_WAIT_MS = 1000;
+/** The wait for the page's `drawn` (see {@link pageDrew}). */
+let drawnWaiter: { run: number; done: () => void } | null = null;
+
+/**
+ * Resolves once the page has drawn the end of run `run` (its `drawn`), a newer run starts, or
+ * {@link DRAWN_WAIT_MS} have passed. The work after an answer (the basemap's read, the blob
+ * index's last step) waits for it: started with the answer, it took the 2 cores from the
+ * page as it drew the answer (README, "Measured decisions").
+ */
+function pageDrew(run: number): Promise<void> {
+  drawnWaiter?.done();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(), DRAWN_WAIT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      if (drawnWaiter?.done === done) drawnWaiter = null;
+      resolve();
+    };
+    drawnWaiter = { run, done };
+  });
+}
 
 const wasm = init({ module_or_path: wasmUrl });
 /** Blob buffers, shared by every read: the decode workers hand them back after use. */
@@ -130,7 +189,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   };
   const pace = new ProgressPace();
   const started = performance.now();
-  // What the quiet start held goes out back to back, for the page to draw it in one frame.
+  // What the quiet start held goes out as one message, for the page to draw it in one frame.
   const endQuiet = () => {
     if (!isCurrent()) return;
     if (pace.quietGoesOn(performance.now() - started)) {
@@ -138,13 +197,15 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       return;
     }
     quietOver = true;
-    if (infoHeld) sendInfo();
-    const held = pace.takeHeld(performance.now());
-    if (held) post({ type: 'progress', run: run.id, progress: held });
-    if (assembler.pendingChanges() > 0) {
-      shownAny = true;
-      flushChanges(run);
-    }
+    together(() => {
+      if (infoHeld) sendInfo();
+      const progress = pace.takeHeld(performance.now());
+      if (progress) post({ type: 'progress', run: run.id, progress });
+      if (assembler.pendingChanges() > 0) {
+        shownAny = true;
+        flushChanges(run);
+      }
+    });
   };
   let quietTimer = setTimeout(endQuiet, QUIET_START_MS);
   let end: RunEnd;
@@ -182,24 +243,31 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   if (changesTimer) clearTimeout(changesTimer);
   clearTimeout(quietTimer);
   if (!isCurrent()) return;
-  // The run's last messages go out back to back, for the page to draw them in one frame: the
-  // header's info first, as it came, should the run have ended in its quiet start.
-  if (infoHeld) sendInfo();
-  if (end.status === 'done') info.facts = JSON.parse(assembler.fileFacts());
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   const finishIndex = takeIndexToFinish();
-  if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
-  flushChanges(run); // what was found before a failure stays on the map
-  if (end.status === 'done') post({ type: 'file-info', run: run.id, info });
-  post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null || finishIndex !== null });
-  // The index's last step waits for the answer to be sent, not the other way round.
+  // The run's last messages go out as one, for the page to draw them in one frame: the header's
+  // info first, as it came, should the run have ended in its quiet start.
+  const headerInfo = infoHeld ? { ...info } : null; // without the facts set below
+  infoHeld = false;
+  if (end.status === 'done') info.facts = JSON.parse(assembler.fileFacts());
+  together(() => {
+    if (headerInfo) post({ type: 'file-info', run: run.id, info: headerInfo });
+    if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
+    flushChanges(run); // what was found before a failure stays on the map
+    if (end.status === 'done') post({ type: 'file-info', run: run.id, info });
+    post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null || finishIndex !== null });
+  });
+  // The work after the answer waits for the page to have drawn it, not the other way round.
+  const drawn = pageDrew(run.id);
   if (finishIndex && answer === assembler && final) {
     const read = final;
-    indexKept = finishIndex().then(() => {
+    indexKept = drawn.then(finishIndex).then(() => {
       if (isCurrent() && answerIndex) post({ type: 'progress', run: run.id, progress: { ...read, blobIndex: 'kept' } });
     });
   }
   if (end.status !== 'done' || !msg.context || !msg.query || !source) return;
+  await drawn;
+  if (!isCurrent() || run.controller.signal.aborted) return;
   if (info.header && isHistory(info.header)) {
     drawnContext = null;
     post({ type: 'context', run: run.id, features: null, note: 'no basemap from a history file: it holds every version of each road', drawing: false });
@@ -353,7 +421,11 @@ async function reply(req: CallRequest): Promise<CallReply> {
 
 scope.onmessage = (event) => {
   const msg = event.data;
-  if (msg.type === 'run') busy = true;
+  if (msg.type === 'run') {
+    busy = true;
+    drawnWaiter?.done(); // the last run's after-work goes on (its basemap is not read)
+  }
+  if (msg.type === 'drawn' && drawnWaiter?.run === msg.run) drawnWaiter.done();
   if (msg.type === 'warm-up') warmedUp = wasm.then(() => warmUp(msg.url, () => busy));
   else if (msg.type === 'pool') {
     current?.controller.abort();

@@ -280,6 +280,44 @@ test('a run of under a second is drawn once, as it ends: no progress, count or m
   await page.waitForFunction(() => (window as unknown as W).pbfExplorerMap.queryRenderedFeatures({ layers: ['matches'] }).length > 0, null, { timeout: 10_000 });
 });
 
+test("a run's end comes to the page as one message, and the basemap's read waits until the page has drawn it", async ({ page }) => {
+  // Sent one by one, a frame came between the header's file info and the rest of the end; and
+  // the basemap's read, started with the answer, took the cores from the page as it drew it.
+  type Logged = { log: string[] };
+  await page.addInitScript(() => {
+    const w = window as unknown as Logged;
+    w.log = [];
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(url: string | URL, options?: WorkerOptions) {
+        super(url, options);
+        if (options?.name !== 'query-worker') return;
+        this.addEventListener('message', (e: MessageEvent) => {
+          if (e.data.type === 'reply' || e.data.type === 'ready') return; // list rows, tag statistics
+          const events = e.data.type === 'batch' ? e.data.events : [e.data];
+          w.log.push(events.map((m: { type: string; drawing?: boolean }) => m.type + (m.type === 'context' ? (m.drawing ? ':drawing' : ':drawn') : '')).join('+'));
+        });
+        const post = this.postMessage.bind(this) as (message: unknown, transfer: Transferable[]) => void;
+        this.postMessage = ((message: { type: string }, transfer: Transferable[] = []) => {
+          if (message.type === 'drawn' || message.type === 'run') w.log.push(`page:${message.type}`);
+          post(message, transfer);
+        }) as Worker['postMessage'];
+      }
+    };
+  });
+  const q = QUERIES.find((x) => x.file === 'malta.osm.pbf' && x.q === 'amenity=cafe')!;
+  await page.goto(`/${querySearch(q)}`);
+  await page.locator('html[data-ready]').waitFor({ state: 'attached' });
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, q.file));
+  await expect(status(page)).toHaveText('done');
+  await expect(page.getByText(/basemap: \d+ roads/)).toBeVisible({ timeout: 10_000 });
+  const log = await page.evaluate(() => (window as unknown as Logged).log);
+  const run = log.slice(log.lastIndexOf('page:run') + 1);
+  // Malta's read ends within its quiet first second: the page hears one message, then says it drew it.
+  expect(run.slice(0, 2)).toEqual(['file-info+progress+changes+file-info+end', 'page:drawn']);
+  expect(run.slice(2)).toEqual(expect.arrayContaining(['context:drawing', 'context:drawn']));
+});
+
 test('the map draws one frame per change of a source, once its tiles are cut again', async ({ page }) => {
   // MapLibre redraws as soon as its worker has a source's new data and again when the tiles come
   // back; the first frame showed the old tiles, a whole software-rendered frame for nothing.
