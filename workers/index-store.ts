@@ -53,9 +53,10 @@ function sizePrefix(size: number): string {
  * the index, which needs the identity only at its end. `kept`: the names OPFS holds, when their
  * listing was started earlier ({@link keptIndexNames}).
  */
-export async function mayHaveIndex(size: number, kept: Promise<string[]> = keptIndexNames()): Promise<boolean> {
+export async function mayHaveIndex(size: number, kept?: Promise<string[]>): Promise<boolean> {
   const prefix = sizePrefix(size);
-  return [...held.keys(), ...(await kept)].some((name) => name.startsWith(prefix));
+  if ([...held.keys()].some((name) => name.startsWith(prefix))) return true;
+  return (await (kept ?? keptIndexNames())).some((name) => name.startsWith(prefix));
 }
 
 /**

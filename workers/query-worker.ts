@@ -245,18 +245,17 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   if (!isCurrent()) return;
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   const finishIndex = takeIndexToFinish();
+  const facts: FileInfo['facts'] = end.status === 'done' ? JSON.parse(assembler.fileFacts()) : null;
   // The run's last messages go out as one, for the page to draw them in one frame: the header's
   // info first, as it came, should the run have ended in its quiet start.
-  const headerInfo = infoHeld ? { ...info } : null; // without the facts set below
-  infoHeld = false;
-  if (end.status === 'done') info.facts = JSON.parse(assembler.fileFacts());
   together(() => {
-    if (headerInfo) post({ type: 'file-info', run: run.id, info: headerInfo });
+    if (infoHeld) sendInfo();
     if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
     flushChanges(run); // what was found before a failure stays on the map
-    if (end.status === 'done') post({ type: 'file-info', run: run.id, info });
+    if (facts) post({ type: 'file-info', run: run.id, info: { ...info, facts } });
     post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null || finishIndex !== null });
   });
+  info.facts = facts; // once the header's info above is sent without them
   // The work after the answer waits for the page to have drawn it, not the other way round.
   const drawn = pageDrew(run.id);
   if (finishIndex && answer === assembler && final) {
@@ -425,7 +424,6 @@ scope.onmessage = (event) => {
     busy = true;
     drawnWaiter?.done(); // the last run's after-work goes on (its basemap is not read)
   }
-  if (msg.type === 'drawn' && drawnWaiter?.run === msg.run) drawnWaiter.done();
   if (msg.type === 'warm-up') warmedUp = wasm.then(() => warmUp(msg.url, () => busy));
   else if (msg.type === 'pool') {
     current?.controller.abort();
@@ -437,6 +435,7 @@ scope.onmessage = (event) => {
     if (current?.id === msg.run) current.controller.abort();
   }
   else if (msg.type === 'confirmed' && current?.id === msg.run) current.confirm?.(msg.yes);
+  else if (msg.type === 'drawn' && drawnWaiter?.run === msg.run) drawnWaiter.done();
   else if (msg.type === 'call') {
     reply(msg).then(
       (r) => post({ type: 'reply', ...r }),
