@@ -3,7 +3,8 @@
 //! lying zstd and lz4 blobs among them), the good ones again with raw blobs (so mutations are
 //! not rejected by a checksum) and the file's first frames for `scan_file`; the uncompressed
 //! PrimitiveBlocks of the file's first frames, small blocks cut from them, and those of the
-//! fixtures (the history file's among them) for `scan_block`; their HeaderBlocks for `decode_header`.
+//! fixtures (the history file's among them) for `scan_block`; their HeaderBlocks for `decode_header`;
+//! the inputs of `wasm/tests/inputs` (once crashes) for `scan_file`.
 //! `cargo run --release --example write_fuzz_seeds -- FILE.osm.pbf FUZZ_CORPUS_DIR`
 use pbf_explorer::encode::{blob_with, reencode, Compression};
 use pbf_explorer::{blob, fixtures, frame, proto};
@@ -81,5 +82,11 @@ fn main() {
             std::fs::write(format!("{files}/{name}-raw"), raw).unwrap();
         }
         std::fs::write(format!("{files}/{name}"), bytes).unwrap();
+    }
+    // Inputs that once crashed `scan_file` (wasm/tests/inputs/), run first by every fuzz run,
+    // whose build checks overflow as the release build of the tests does not.
+    for entry in std::fs::read_dir("tests/inputs").unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::write(format!("{files}/regression-{}", path.file_name().unwrap().to_string_lossy()), std::fs::read(&path).unwrap()).unwrap();
     }
 }

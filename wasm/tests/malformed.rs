@@ -81,3 +81,14 @@ fn every_error_reads_as_a_sentence() {
         }
     }
 }
+
+#[test]
+fn ids_near_the_ends_of_i64_do_not_panic() {
+    // Found by the scan_file fuzz target: a node id near i64::MAX overflowed its map feature id
+    // (`id × 4 + type`). No OSM id comes near; a hostile file's may, and must not panic. The
+    // overflow panics only where overflow is checked (`cargo test` without --release, and the
+    // fuzz build, which runs this input first: write_fuzz_seeds puts it in its corpus).
+    let file = include_bytes!("inputs/node-id-near-i64-max.osm.pbf");
+    let query = Query::from_tags("amenity", Area::Bbox { min_lon: -180.0, min_lat: -90.0, max_lon: 180.0, max_lat: 90.0 }).unwrap();
+    let _ = scan_file(file, &query);
+}
