@@ -85,7 +85,7 @@ fn main() {
     }
     // Inputs that once crashed `scan_file` (wasm/tests/inputs/), run first by every fuzz run,
     // whose build checks overflow as the release build of the tests does not.
-    for entry in std::fs::read_dir("tests/inputs").unwrap() {
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/inputs")).unwrap() {
         let path = entry.unwrap().path();
         std::fs::write(format!("{files}/regression-{}", path.file_name().unwrap().to_string_lossy()), std::fs::read(&path).unwrap()).unwrap();
     }
