@@ -403,26 +403,27 @@ async function memoryRun(path, near) {
 
 /**
  * Renderer RSS after the first and after the 20th of 20 queries in a row on the big file, in one
- * page: the 20th is the same query as the first (the others vary the tags), each measured 0.5 s
- * and 5 s after its `done`, and then once more after a garbage collection of the page's heap
- * (DevTools' `HeapProfiler.collectGarbage`), which tells memory kept from garbage not yet
- * collected.
+ * page: the 20th is the same query as the first (the others vary the tags). Each is read once
+ * the page has drawn all of its query's work (the answer, then the basemap read from the file
+ * for a new area, which comes about 1 s after `done` on the first query and not again), 0.5 s
+ * and 5 s after that; nothing is done to the page between the two. After the 20th, once more
+ * after a garbage collection of the page's heap (DevTools' `HeapProfiler.collectGarbage`),
+ * which tells memory kept from garbage not yet collected.
  */
 async function soakRun() {
   const browser = await launch();
   try {
     const page = await appPage(browser, search('amenity=cafe', NEAR[BIG]));
     const cdp = await browser.newBrowserCDPSession();
-    const pageCdp = await page.context().newCDPSession(page);
     const tags = ['amenity=cafe', 'shop', 'amenity=restaurant', 'highway=bus_stop', 'building'];
     const settle = async () => {
+      await page.waitForFunction(() => /^basemap: \d+/.test(document.querySelector('[data-testid=basemap-note]').textContent), null, { timeout: 60_000, polling: 100 });
+      await page.waitForTimeout(200); // the basemap's setData, a task after its note
+      await page.waitForFunction(() => window.pbfExplorerMap.loaded(), null, { timeout: 60_000, polling: 100 });
       await page.waitForTimeout(500);
       const soon = await rendererMemory(cdp, 'VmRSS');
       await page.waitForTimeout(4500);
-      const settled = await rendererMemory(cdp, 'VmRSS');
-      await pageCdp.send('HeapProfiler.collectGarbage');
-      await page.waitForTimeout(2000);
-      return { soon, settled, collected: await rendererMemory(cdp, 'VmRSS') };
+      return { soon, settled: await rendererMemory(cdp, 'VmRSS') };
     };
     await appQuery(page, () => page.locator('input[type=file]').setInputFiles(join(dataDir, BIG)));
     const first = await settle();
@@ -430,10 +431,23 @@ async function soakRun() {
       await page.getByLabel('Query', { exact: true }).fill(tags[(i + 1) % tags.length]);
       await appQuery(page, () => page.getByRole('button', { name: 'Run query' }).click());
     }
-    return { first, last: await settle() };
+    const last = await settle();
+    await (await page.context().newCDPSession(page)).send('HeapProfiler.collectGarbage');
+    await page.waitForTimeout(2000);
+    return { first, last: { ...last, collected: await rendererMemory(cdp, 'VmRSS') } };
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * The soak's ratio of query 20's RSS to query 1's, at `when`. Since results of 2026-11-28 the
+ * page is not collected after query 1 (that collection lowered query 20's figure), so query 20's
+ * collected figure is set against query 1's 0.5 s one; older results collected after both.
+ */
+const firstOf = (when) => (when === 'collected' ? 'soon' : when);
+function soakRatio(soak, when) {
+  return soak.last[when] / soak.first[soak.first[when] === undefined ? firstOf(when) : when];
 }
 
 function table(rows) {
@@ -585,8 +599,8 @@ function report({ cores, runs, memory }, write) {
     small: memMedian((r) => r.small.peak),
     big: memMedian((r) => r.big.peak),
     bigRatio: memMedian((r) => r.big.peak / r.small.peak).toFixed(2),
-    soak: (when, which) => memMedian((r) => r.soak[which][when]),
-    soakRatio: (when) => memMedian((r) => r.soak.last[when] / r.soak.first[when]).toFixed(2),
+    soak: (when, which) => memMedian((r) => r.soak[which][when] ?? r.soak[which][firstOf(when)]),
+    soakRatio: (when) => memMedian((r) => soakRatio(r.soak, when)).toFixed(2),
     each: (f) => `${memRuns.length === 1 ? 'one run' : `median of ${memRuns.length} runs`}: ${memRuns.map((r) => f(r).toFixed(2)).join(', ')}`,
   };
   const fastestJs = Math.min(m.tiny_big, m.osmread_big);
@@ -641,8 +655,8 @@ function report({ cores, runs, memory }, write) {
       const speed = osmarMs ? `${ratio(osmarMs, run.ms)}× the speed of osmar's 18 s; ` : '';
       return [label, run.ms.toFixed(0), '', `${speed}${run.count} matches (want ${want}); ${mib(run.peak)}`, target];
     }),
-    ...[['soon', 'renderer RSS 0.5 s after query 1 / after query 20 (the same query), one page', '≤ 1.2×'], ['settled', 'the same, 5 s after each', '≤ 1.2×'], ['collected', "the same, then the page's garbage collected (memory kept, not garbage)", '']].map(([when, label, target]) => [
-      label, '', '', `${mib(mem.soak(when, 'first'))} / ${mib(mem.soak(when, 'last'))}: ${mem.soakRatio(when)}× (${mem.each((r) => r.soak.last[when] / r.soak.first[when])})`, target,
+    ...[['soon', 'renderer RSS 0.5 s after query 1 / after query 20 (the same query, one page), each once drawn', '≤ 1.2×'], ['settled', 'the same, 5 s after each', '≤ 1.2×'], ['collected', "query 20's, then the page's garbage collected, against query 1's 0.5 s (memory kept, not garbage)", '']].map(([when, label, target]) => [
+      label, '', '', `${mib(mem.soak(when, 'first'))} / ${mib(mem.soak(when, 'last'))}: ${mem.soakRatio(when)}× (${mem.each((r) => soakRatio(r.soak, when))})`, target,
     ]),
   ];
   console.log(`\npbf-explorer benchmark: ${runs.length} repetitions, medians; a ratio of two rows of one repetition is the median of the repetitions' own ratios; ${cores} cores; Chromium headless (SwiftShader WebGL)\n`);
