@@ -441,14 +441,14 @@ async function soakRun() {
 }
 
 /**
- * The soak's ratio of query 20's RSS to query 1's, at `when`. Since results of 2026-11-28 the
+ * The soak's RSS of query `which` ('first' or 'last') at `when`. Since results of 2026-11-28 the
  * page is not collected after query 1 (that collection lowered query 20's figure), so query 20's
  * collected figure is set against query 1's 0.5 s one; older results collected after both.
  */
-const firstOf = (when) => (when === 'collected' ? 'soon' : when);
-function soakRatio(soak, when) {
-  return soak.last[when] / soak.first[soak.first[when] === undefined ? firstOf(when) : when];
+function soakFigure(soak, which, when) {
+  return soak[which][when] ?? soak[which][when === 'collected' ? 'soon' : when];
 }
+const soakRatio = (soak, when) => soakFigure(soak, 'last', when) / soakFigure(soak, 'first', when);
 
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
@@ -599,7 +599,7 @@ function report({ cores, runs, memory }, write) {
     small: memMedian((r) => r.small.peak),
     big: memMedian((r) => r.big.peak),
     bigRatio: memMedian((r) => r.big.peak / r.small.peak).toFixed(2),
-    soak: (when, which) => memMedian((r) => r.soak[which][when] ?? r.soak[which][firstOf(when)]),
+    soak: (when, which) => memMedian((r) => soakFigure(r.soak, which, when)),
     soakRatio: (when) => memMedian((r) => soakRatio(r.soak, when)).toFixed(2),
     each: (f) => `${memRuns.length === 1 ? 'one run' : `median of ${memRuns.length} runs`}: ${memRuns.map((r) => f(r).toFixed(2)).join(', ')}`,
   };
