@@ -18,6 +18,7 @@ import {
 // MapLibre 6 finds its worker beside its own script, which a bundler moves; so Vite bundles
 // the worker and tells MapLibre where it went.
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
+import landUrl from 'world-atlas/land-50m.json?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { Feature, FeatureCollection, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
@@ -50,9 +51,13 @@ const MAX_UPDATE_WEIGHT = 15_000;
  */
 const CLUSTER_ABOVE = 10_000;
 
-/** Natural Earth 1:50m land (world-atlas), loaded after the map so it does not delay it. */
+/**
+ * Natural Earth 1:50m land (world-atlas), fetched after the map so it does not delay it. An
+ * asset read with `JSON.parse`, not an imported module: a JSON module's object, and the code
+ * that builds it, stay in the page's heap for its whole life (README "Measured decisions").
+ */
 async function loadLand(): Promise<FeatureCollection> {
-  const topology = (await import('world-atlas/land-50m.json')).default as unknown as Topology;
+  const topology = (await (await fetch(landUrl)).json()) as Topology;
   return feature(topology, topology.objects.land) as unknown as FeatureCollection;
 }
 
@@ -194,7 +199,8 @@ export class MapView {
       drawOnceTilesLoad(this.map, Object.fromEntries(ids.map((id) => [id, this.map.getSource(id) as GeoJSONSource])));
     });
     this.warmedUp = this.warmUp();
-    if (!online) void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land));
+    // Without the land (not cached, and offline) the map shows its background: nothing to report.
+    if (!online) void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land), () => {});
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
       if (hit?.properties.type && typeof hit.id === 'number') {

@@ -29,6 +29,10 @@ test('after one visit the app starts and answers queries offline', async ({ page
   await expect(status(page)).toHaveText('done');
   await expect(count(page)).toHaveText('87');
   await expect(page.locator('.maplibregl-canvas')).toBeVisible();
+  // The world's land (Natural Earth, an asset of the app's) is drawn offline too: Helsinki's tiles hold some.
+  const landFeatures = () =>
+    page.evaluate(() => (window as unknown as { pbfExplorerMap: import('maplibre-gl').Map }).pbfExplorerMap.querySourceFeatures('land').length);
+  await expect.poll(landFeatures).toBeGreaterThan(0);
   // A file of the user's own, still offline.
   await page.getByLabel('Centre (lat,lon)').fill('35.8989,14.5146');
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
