@@ -66,11 +66,15 @@ export async function openPlainPage(executablePath, args, url, settleMs = 1000) 
 function devToolsPort(chromium) {
   return new Promise((resolve, reject) => {
     let text = '';
-    chromium.stderr.on('data', (d) => {
+    const read = (d) => {
       text += d;
       const m = text.match(/DevTools listening on ws:\/\/[^:]+:(\d+)\//);
-      if (m) resolve(Number(m[1]));
-    });
+      if (!m) return;
+      chromium.stderr.off('data', read);
+      chromium.stderr.resume(); // its later output is not kept
+      resolve(Number(m[1]));
+    };
+    chromium.stderr.on('data', read);
     chromium.once('exit', (code) => reject(new Error(`Chromium exited (${code}) before its DevTools server started: ${text.slice(-500)}`)));
   });
 }
