@@ -61,6 +61,10 @@ const median = (xs) => {
   if (s.length === 0) return NaN;
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+/** Throws unless a run of `what` found `want` matches: a timing of a wrong answer is no timing. */
+const expectMatches = (what, count, want) => {
+  if (count !== want) throw new Error(`${what}: ${count} matches, expected ${want}`);
+};
 const cafeNear = (near) => ({ q: 'amenity=cafe', area: { circle: near } });
 /**
  * The blob index's second queries: other tags, 1000 m around the first query's point, and
@@ -146,12 +150,12 @@ async function cliRuns() {
     const args = [String(q.lat), String(q.lon), String(q.radius), 'amenity=cafe'];
     const ours = await timed('node', [cli, 'osmar', ...args], { OSMAR_PBF_FILE: file });
     const answers = (ours.stdout.match(/^meta:id: /gm) ?? []).length;
-    if (answers !== count) throw new Error(`pbf-explorer osmar answered ${answers} on ${file}, not ${count}`);
+    expectMatches(`pbf-explorer osmar on ${file}`, answers, count);
     out[`cli_${name}`] = ours;
     if (existsSync(GO_PEER)) {
       const theirs = await timed(GO_PEER, [file, ...args]);
       const theirAnswers = (theirs.stdout.match(/^meta:id: /gm) ?? []).length;
-      if (theirAnswers !== count) throw new Error(`the Go peer answered ${theirAnswers} on ${file}, not ${count}`);
+      expectMatches(`the Go peer on ${file}`, theirAnswers, count);
       out[`go_${name}`] = theirs;
     }
     for (const r of [ours, out[`go_${name}`]]) if (r) delete r.stdout;
@@ -269,11 +273,10 @@ const search = (q, near) => `?q=${encodeURIComponent(q)}${near ? `&near=${near.l
 /** The 1000 m query's answer on the 110 MB file (43 cafés, as libosmium counts them). */
 const NEAR_BIG_COUNT = 43;
 
+
 async function appRuns(browser, faults) {
   const r = {};
-  const expectCount = (key, want) => {
-    if (r[key].count !== want) throw new Error(`${key}: ${r[key].count} matches, expected ${want}`);
-  };
+  const expectCount = (key, want) => expectMatches(key, r[key].count, want);
   const cases = [
     ['app_near_small', SMALL, search('amenity=cafe', NEAR[SMALL]), 43],
     ['app_near_big', BIG, search('amenity=cafe', NEAR[BIG]), NEAR_BIG_COUNT],
@@ -350,7 +353,7 @@ async function nearPairs(browser, cores) {
   const bench = await benchPage(browser, BIG);
   const benchQuery = async () => {
     const run = await bench.evaluate(([n, q]) => window.pbfBench.run(n, q), [cores, cafeNear(NEAR[BIG])]);
-    if (run.matches !== NEAR_BIG_COUNT) throw new Error(`bench page: ${run.matches} matches, expected ${NEAR_BIG_COUNT}`);
+    expectMatches('bench page', run.matches, NEAR_BIG_COUNT);
     return run.ms;
   };
   const pairs = [];
@@ -361,7 +364,7 @@ async function nearPairs(browser, cores) {
       const page = await appPage(browser, search('amenity=cafe', NEAR[BIG]));
       const app = await appQuery(page, () => page.locator('input[type=file]').setInputFiles(join(dataDir, BIG)));
       await page.close();
-      if (app.count !== NEAR_BIG_COUNT) throw new Error(`app page: ${app.count} matches, expected ${NEAR_BIG_COUNT}`);
+      expectMatches('app page', app.count, NEAR_BIG_COUNT);
       pairs.push({ app: app.ms, before, after: await benchQuery() });
     }
   } finally {
@@ -414,7 +417,7 @@ async function benchRuns(browser, cores, faultsOrigin, idxOrigin, benchDataOrigi
   r.index_second_big = await byIndex(SECOND_QUERY, true);
   if (r.index_second_big.matches !== secondWhole.matches) throw new Error(`second query: ${r.index_second_big.matches} matches by the index, ${secondWhole.matches} by a full read`);
   r.index_other_centre_big = await byIndex(OTHER_CENTRE_QUERY, true);
-  if (r.index_other_centre_big.matches !== OTHER_CENTRE_QUERY.count) throw new Error(`other centre: ${r.index_other_centre_big.matches} matches`);
+  expectMatches('other centre', r.index_other_centre_big.matches, OTHER_CENTRE_QUERY.count);
   await indexed.close();
   const small = await benchPage(browser, SMALL);
   r.query_all_small = await small.evaluate(([n, q]) => window.pbfBench.run(n, q), [cores, cafeNear(NEAR[SMALL])]);
