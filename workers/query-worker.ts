@@ -15,7 +15,7 @@ import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
 import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_RECHECK_MS, QUIET_START_MS } from './report-pace';
-import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
+import { type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
   postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
@@ -267,12 +267,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   if (end.status !== 'done' || !msg.context || !msg.query || !source) return;
   await drawn;
   if (!isCurrent() || run.controller.signal.aborted) return;
-  if (info.header && isHistory(info.header)) {
-    drawnContext = null;
-    post({ type: 'context', run: run.id, features: null, note: 'no basemap from a history file: it holds every version of each road', drawing: false });
-  } else {
-    await drawContext(run, source, contextKey(msg.source, msg.query));
-  }
+  await drawContext(run, source, contextKey(msg.source, msg.query));
 }
 
 /**

@@ -2,22 +2,17 @@
  * Runs one query inside the query worker: source → framer → pool of decode workers →
  * assembler (Rust, in this worker's Wasm instance). The page is told only what changed.
  *
- * A read happens in up to three passes. The first reads every blob in file order. When the
- * query's area held more node locations than the assembler keeps, a second, targeted pass
- * reads only the blobs whose node-id range and bbox can hold a node of a candidate way. Once
- * the matching ways are known, a geometry pass reads only the blobs whose node-id range holds
- * a node of theirs lying outside the area (their full geometry is drawn, not clipped). Before
- * the second pass, a member read fetches the member ways of candidate relations.
- * With a blob index, the first pass reads only the blobs it names (those that can hold a match
- * or a node location of the area); without one, a full read builds it when asked.
+ * Which blobs are read, in what order and for what, is the read plan's business (Rust,
+ * `wasm/src/read_plan.rs`, in the assembler): this file only fetches and decodes each read it
+ * names, the whole file in order or listed blobs, and hands back what the decode workers found.
  * On an error or a cancel, what was found so far stays in the assembler.
  */
-import { QueryAssembler, readHeader } from '../wasm/pkg/pbf_explorer.js';
+import { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions } from './framer/framer';
 import { blobError, CancelledError, type DecodePool } from './pool/pool';
 import { FileOrder } from './file-order';
 import type { Source } from './source/source';
-import { isHistory, type HeaderInfo, type Progress, type Query } from './types';
+import type { HeaderInfo, Progress, Query } from './types';
 
 /** A blob index for the read (docs/blob-index.md): one to read by, or one to build. */
 export interface BlobIndexUse {
@@ -47,33 +42,65 @@ export interface RunCallbacks {
   onBlob?: () => void;
 }
 
-/** A query without conditions over the whole file: the assembler of a count-only read. */
-const EVERYTHING: Query = { q: '', area: 'everywhere' };
-/** Its scans only count elements: with `index`, a count-only read that builds the blob index. */
-const COUNT_ONLY: Query = { ...EVERYTHING, count_only: true };
-
 /**
- * The assembler of a read for `query` (null: a count-only read). The query is parsed here, so a
- * syntax error ends a run before any byte is read.
+ * The assembler (and read plan) of a read for `query` (null: a read that only counts
+ * elements). The query is parsed here, so a syntax error ends a run before any byte is read.
  * @throws Error with the query's syntax error and its column.
  */
 export function assemblerFor(query: Query | null): QueryAssembler {
-  return new QueryAssembler(JSON.stringify(query ?? EVERYTHING), 0);
+  return new QueryAssembler(JSON.stringify(query), 0);
 }
 
-/** `[index, offset, size, from, to]` per blob, as `QueryAssembler.planSecondRead` and `planGeometryRead` give it. */
-export function plannedFrames(plan: Float64Array): (FrameAt & { from: number; to: number })[] {
+/** `[index, offset, size, from, to]` per blob from `at` on, as `QueryAssembler.nextRead` and `planContextRead` list them. */
+export function plannedFrames(plan: Float64Array, at = 0): (FrameAt & { from: number; to: number })[] {
   const frames = [];
-  for (let i = 0; i < plan.length; i += 5) {
+  for (let i = at; i < plan.length; i += 5) {
     frames.push({ index: plan[i], offset: plan[i + 1], size: plan[i + 2], from: plan[i + 3], to: plan[i + 4] });
   }
   return frames;
 }
 
+/** A read the plan asks for, as `QueryAssembler.nextRead` gives it. */
+interface PlannedRead {
+  /** What a decode worker does with each blob (`Decode` in `wasm/src/read_plan.rs`). */
+  decode: 'scan' | 'locate-ways' | 'locate-nodes';
+  /** The blobs, or null for every frame of the file in file order. */
+  frames: PlannedFrame[] | null;
+  /** The blobs were read before: progress counts them as read again. */
+  reread: boolean;
+  /** The ids the blobs are searched for. */
+  wanted: Float64Array;
+}
+
+const DECODES = ['scan', 'locate-ways', 'locate-nodes'] as const;
+
+function nextRead(assembler: QueryAssembler): PlannedRead | null {
+  const read = assembler.nextRead();
+  if (!read) return null;
+  return { decode: DECODES[read[0]], frames: read[1] ? null : plannedFrames(read, 3), reread: read[2] === 1, wanted: new Float64Array(assembler.wanted()) };
+}
+
+/** Passes the decode workers' query on to `pool` whenever the plan changed it. */
+function scannerSync(assembler: QueryAssembler, pool: DecodePool): () => void {
+  let version = -1;
+  let query = '';
+  return () => {
+    if (assembler.scanVersion() === version) return;
+    version = assembler.scanVersion();
+    const next = assembler.scanQuery();
+    if (next !== query) pool.setQuery(JSON.parse(next) as Query);
+    query = next;
+    pool.setAreaNodes(assembler.scanAreaNodes());
+    const filter = assembler.scanAreaFilter();
+    pool.setAreaFilter(filter.length > 0 ? filter : null);
+  };
+}
+
 /**
- * Reads `source`, decodes every blob in `pool` and assembles the matches of `query` in
- * `assembler` (`query` null: only count elements; with `blobIndex`, and no index to read by,
- * the read also builds the file's index). Resolves when done.
+ * Reads `source`, decodes its blobs in `pool` and assembles the matches of `query` in
+ * `assembler`, one read after another as its read plan asks (`wasm/src/read_plan.rs`): this is
+ * a driver, it knows no pass. `query` null: only count elements; with `blobIndex`, the read is
+ * by the index, or (none, or refused) a full read also builds it. Resolves when done.
  * @throws the first error of the source, the framer (PbfFormatError) or a worker (naming the
  *   blob and byte offset); {@link CancelledError} when `signal` aborts. The assembler keeps
  *   what was found.
@@ -113,92 +140,71 @@ export async function runQuery(
     failure ??= e;
     stop.abort();
   };
+  const going = () => !failure && !stop.signal.aborted;
   const decoding = new Set<Promise<void>>();
-  const track = (job: Promise<void>) => {
-    decoding.add(job);
-    void job.finally(() => decoding.delete(job));
-  };
-  const onScan = (frame: Frame, scan: ArrayBuffer) => {
-    if (signal?.aborted) return;
-    progress.blobsDecoded++;
-    if (assembler.addBlock(frame.index, frame.offset, frame.size, new Uint8Array(scan))) pool.setAreaNodes(false);
-    const filter = assembler.areaFilterChange();
-    if (filter) pool.setAreaFilter(filter.length > 0 ? filter : null);
-    const c = assembler.counts();
-    progress.elements = c[0] + c[1] + c[2];
-    report();
-    callbacks.onBlob?.();
-  };
-  const inOrder = new FileOrder<[Frame, ArrayBuffer]>((_, [frame, scan]) => onScan(frame, scan));
+  const syncScanner = scannerSync(assembler, pool);
   const options = { ...source.readOptions, ...framerOptions, signal: stop.signal };
-  let finished = false;
-  try {
-    await source.open(stop.signal);
-    progress.totalBytes = source.size;
-    const plan = query && blobIndex ? await indexedPlan(assembler, blobIndex) : null;
-    if (plan) source.release?.(); // only the planned blobs are read
-    const building = blobIndex !== undefined && plan === null;
-    if (blobIndex) progress.blobIndex = plan ? 'used' : 'building';
-    report();
-    pool.setQuery(building ? { ...(query ?? COUNT_ONLY), index: true } : query);
-    const frames = plan
-      ? readFramesAt(source, plan, options)
+  /** One read of the plan: each blob decoded in `pool`, what it gave added in file order. */
+  const readOnce = async (read: PlannedRead) => {
+    const add = (frame: Frame, found: ArrayBuffer) => {
+      if (signal?.aborted) return;
+      if (read.reread) progress.blobsReread++;
+      else progress.blobsDecoded++;
+      assembler.addBlob(frame.index, frame.offset, frame.size, new Uint8Array(found));
+      syncScanner();
+      const c = assembler.counts();
+      progress.elements = c[0] + c[1] + c[2];
+      report();
+      callbacks.onBlob?.();
+    };
+    const inOrder = new FileOrder<[Frame, ArrayBuffer]>((_, [frame, found]) => add(frame, found));
+    const byOffset = new Map(read.frames?.map((f) => [f.offset, f]));
+    const decode = (frame: Frame) => {
+      if (read.decode === 'scan') return pool.scan(frame);
+      const f = byOffset.get(frame.offset)!;
+      return pool.locate(frame, read.wanted.slice(f.from, f.to), read.decode === 'locate-ways');
+    };
+    if (read.frames) source.release?.(); // only the listed blobs are read: no full read's bytes ahead
+    const frames = read.frames
+      ? readFramesAt(source, read.frames, options)
       : readFrames(source, { ...options, onRead: (n) => ((progress.bytesRead = n), report()) });
-    let header: HeaderInfo | null = null;
-    let headerFrame: Frame | null = null;
     for await (const frame of frames) {
-      if (stop.signal.aborted) break;
-      if (plan) progress.bytesRead += frame.size;
+      if (!going()) break;
+      if (read.frames && !read.reread) progress.bytesRead += frame.size;
       if (frame.type === 'OSMHeader') {
-        header = headerOf(frame);
-        headerFrame = frame;
+        const header = headerOf(assembler, frame);
+        syncScanner(); // a history file's scans answer as of the query's moment
         callbacks.onHeader?.(header);
-        if (!isHistory(header)) assembler.expectSorted();
-        if (plan && isHistory(header)) throw new Error('the blob index is of a file without history; this one is a history file');
-        // A history file holds every version: the decoders choose those current at `query.at`.
-        if (query && isHistory(header)) pool.setQuery({ ...query, history: true });
       } else if (frame.type === 'OSMData') {
         await pool.waitForSpace();
         inOrder.dispatched(frame.index);
-        const job = pool.scan(frame).then((scan) => inOrder.done(frame.index, [frame, scan]));
-        track(job.catch((e) => (inOrder.failed(frame.index), fail(e))));
+        const job = decode(frame).then((found) => inOrder.done(frame.index, [frame, found]));
+        const tracked = job.catch((e) => (inOrder.failed(frame.index), fail(e)));
+        decoding.add(tracked);
+        void tracked.finally(() => decoding.delete(tracked));
       } // unknown frame types are skipped, as the spec says
     }
     await Promise.all(decoding);
-    const targeted = (plan: Float64Array, decode: (frame: Frame, planned: PlannedFrame) => Promise<ArrayBuffer>, add: (index: number, found: Uint8Array) => void) =>
-      targetedRead(source, pool, plan, decode, add, options, progress, report, track, fail);
-    const reread = (plan: Float64Array, add: (index: number, found: Uint8Array) => void, ways = false) => {
-      const wanted = assembler.wanted();
-      return targeted(plan, (frame, f) => pool.locate(frame, wanted.slice(f.from, f.to), ways), add);
-    };
-    // A file not sorted by type then id: the blobs whose ways were dropped are scanned again, whole.
-    pool.setAreaFilter(null);
-    if (!failure && !stop.signal.aborted) await targeted(assembler.planRescanRead(), (frame) => pool.scan(frame), (i, scan) => assembler.addRescannedWays(i, scan));
-    await Promise.all(decoding);
-    if (!failure && !stop.signal.aborted) await reread(assembler.planMemberRead(), (i, found) => assembler.addMemberWays(i, found), true);
-    await Promise.all(decoding);
-    if (!failure && !stop.signal.aborted) await reread(assembler.planSecondRead(), (i, found) => assembler.addLocations(i, found));
-    await Promise.all(decoding);
-    assembler.finish();
-    finished = true;
-    if (!failure && !stop.signal.aborted) {
-      await reread(assembler.planGeometryRead(), (i, found) => assembler.addWayLocations(i, found));
-      await Promise.all(decoding);
-      if (!failure && !stop.signal.aborted) assembler.finishGeometry();
-    }
-    if (building && !failure && !stop.signal.aborted) {
-      const identity = await blobIndex!.identity;
-      if (header && headerFrame && !isHistory(header)) {
-        const [timestamp, frame] = [header.replication_timestamp ?? NaN, headerFrame];
-        await blobIndex!.onBuilt(() => assembler.blobIndex(identity, timestamp, frame.offset, frame.size) ?? null);
-      }
+  };
+  try {
+    await source.open(stop.signal);
+    progress.totalBytes = source.size;
+    if (blobIndex) await chooseIndex(assembler, blobIndex, query !== null);
+    const indexState = assembler.blobIndexState() as Progress['blobIndex'] | undefined;
+    if (indexState) progress.blobIndex = indexState;
+    report();
+    syncScanner();
+    for (let read = nextRead(assembler); read && going(); read = going() ? nextRead(assembler) : null) await readOnce(read);
+    if (going() && blobIndex && assembler.blobIndexState() === 'building') {
+      const identity = await blobIndex.identity;
+      await blobIndex.onBuilt(() => assembler.blobIndex(identity) ?? null);
     }
   } catch (e) {
     fail(e);
     await Promise.allSettled(decoding);
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    if (!finished) assembler.finish();
+    if (!going()) assembler.stop();
     callbacks.onBlob?.();
     report();
   }
@@ -208,62 +214,34 @@ export async function runQuery(
 }
 
 /**
- * Decodes an `OSMHeader` frame here, not in a decode worker: the data frames wait for it (a
- * history file's need another query), and a worker's round trip at a run's start, when the
- * page draws its first frame, had cost them 2–46 ms.
+ * Gives the plan an `OSMHeader` frame, decoded here, not in a decode worker: the data frames
+ * wait for it (a history file's need another query), and a worker's round trip at a run's
+ * start, when the page draws its first frame, had cost them 2–46 ms.
  * @throws Error naming the blob and byte offset, as a decode worker's do.
  */
-function headerOf(frame: Frame): HeaderInfo {
+function headerOf(assembler: QueryAssembler, frame: Frame): HeaderInfo {
   try {
-    return JSON.parse(readHeader(frame.blob)) as HeaderInfo;
+    return JSON.parse(assembler.addHeader(frame.blob, frame.offset, frame.size)) as HeaderInfo;
   } catch (e) {
     throw blobError(frame, (e as Error).message ?? String(e));
   }
 }
 
-/** The frames an indexed read takes (the OSMHeader's first), or null when the index is refused. */
-async function indexedPlan(assembler: QueryAssembler, blobIndex: BlobIndexUse): Promise<FrameAt[] | null> {
-  if (!blobIndex.bytes) return null;
-  try {
-    return plannedFrames(new Float64Array(assembler.useIndex(blobIndex.bytes, await blobIndex.identity)));
-  } catch (e) {
-    blobIndex.onRefused((e as Error).message ?? String(e));
-    return null;
-  }
-}
-
-/** A planned frame of a targeted read, with its slice `from..to` of the wanted ids. */
-type PlannedFrame = ReturnType<typeof plannedFrames>[number];
-
 /**
- * A targeted read: only the blobs `plan` names (see {@link plannedFrames}), each handed to a
- * decode worker by `decode` (a scan, or a search for its slice of the wanted ids); what the
- * worker returns goes to `add`.
+ * Reads by the index kept for the file when there is one and the plan takes it (a query, not a
+ * count-only read); else the full read builds one.
  */
-async function targetedRead(
-  source: Source,
-  pool: DecodePool,
-  plan: Float64Array,
-  decode: (frame: Frame, planned: PlannedFrame) => Promise<ArrayBuffer>,
-  add: (index: number, found: Uint8Array) => void,
-  options: FramerOptions,
-  progress: Progress,
-  report: () => void,
-  track: (job: Promise<void>) => void,
-  fail: (e: unknown) => void,
-): Promise<void> {
-  const wantedFrames = plannedFrames(plan);
-  if (wantedFrames.length === 0) return;
-  const byOffset = new Map(wantedFrames.map((f) => [f.offset, f]));
-  for await (const frame of readFramesAt(source, wantedFrames, options)) {
-    if (options.signal?.aborted) break;
-    const f = byOffset.get(frame.offset)!;
-    await pool.waitForSpace();
-    const job = decode(frame, f).then((found) => {
-      add(frame.index, new Uint8Array(found));
-      progress.blobsReread++;
-      report();
-    });
-    track(job.catch(fail));
+async function chooseIndex(assembler: QueryAssembler, blobIndex: BlobIndexUse, query: boolean): Promise<void> {
+  if (query && blobIndex.bytes) {
+    try {
+      assembler.useIndex(blobIndex.bytes, await blobIndex.identity);
+      return;
+    } catch (e) {
+      blobIndex.onRefused((e as Error).message ?? String(e));
+    }
   }
+  assembler.buildIndex();
 }
+
+/** A planned frame of a read, with its slice `from..to` of the wanted ids. */
+type PlannedFrame = ReturnType<typeof plannedFrames>[number];

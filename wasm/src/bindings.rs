@@ -6,14 +6,15 @@
 use wasm_bindgen::prelude::*;
 
 use crate::area_filter::AreaFilter;
-use crate::assemble::{csv_header, csv_row, feature, Assembler, BlobEntry, CsvColumns, ElementType, SecondRead};
+use crate::assemble::{csv_header, csv_row, feature, CsvColumns, ElementType};
 use crate::blob::blob_data;
 use crate::context::ContextNodes;
 use crate::frame::decode_blob_header;
 use crate::header::decode_header;
-use crate::index::{BlobIndex, FileIdentity};
+use crate::index::FileIdentity;
 use crate::query::{PreparedQuery, Query};
-use crate::scan::{locate_nodes, scan_blob, BlockScan};
+use crate::read_plan::{Blobs, Decode, Found, PlannedBlob, ReadPlan};
+use crate::scan::{locate_nodes, scan_blob};
 
 /// Decodes an `OSMHeader` frame's Blob and returns its HeaderInfo as JSON:
 /// `{"bbox":[minlon,minlat,maxlon,maxlat]|null,"required_features":[…],…}` (degrees WGS84).
@@ -120,11 +121,15 @@ pub fn file_identity(size: f64, head: &[u8], tail: &[u8]) -> Vec<u8> {
     FileIdentity::of(size as u64, head, tail).to_bytes().to_vec()
 }
 
-/// The answer of one query, assembled in the query worker from the decode workers' scans.
+/// The answer of one query and its read plan ([`ReadPlan`]), in the query worker: it says which
+/// blobs to read next and what the decode workers look for, and takes their findings.
 #[wasm_bindgen]
 pub struct QueryAssembler {
-    inner: Assembler,
-    plan: Option<SecondRead>,
+    plan: ReadPlan,
+    /// The query's JSON form as given (the decode workers' query is made from it).
+    query_json: serde_json::Value,
+    /// The wanted ids of the read under way.
+    wanted: Vec<i64>,
     /// The tag columns of the CSV export under way.
     csv_columns: CsvColumns,
     /// The query's exact keys: the table's first tag columns.
@@ -132,14 +137,11 @@ pub struct QueryAssembler {
     /// The basemap read's nodes until taken, or why there is no basemap.
     context_nodes: Vec<f64>,
     context_note: Option<String>,
-    /// The query, for planning an indexed read.
-    query: PreparedQuery,
 }
 
-/// Blobs of a read's plan as `[index, offset, size, 0, 0]` each (the layout of the targeted
-/// reads' plans, with no wanted ids).
-fn frames_of(blobs: &[BlobEntry]) -> Vec<f64> {
-    blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, 0.0, 0.0]).collect()
+/// Blobs of a read as `[index, offset, size, from, to]` each.
+fn frames_of(blobs: &[PlannedBlob]) -> Vec<f64> {
+    blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, b.from as f64, b.to as f64]).collect()
 }
 
 fn element_type(name: &str) -> Result<ElementType, JsError> {
@@ -153,157 +155,157 @@ fn element_type(name: &str) -> Result<ElementType, JsError> {
 
 #[wasm_bindgen]
 impl QueryAssembler {
-    /// `query_json` as for [`BlobScanner::new`] (not `null`); `budget`: node locations kept
-    /// before the second read takes over (0 for the default). Throws for an invalid query.
+    /// `query_json` as for [`BlobScanner::new`] (`null`: a read that only counts elements);
+    /// `budget`: node locations kept before the node location pass takes over (0 for the
+    /// default). Throws for an invalid query, with its syntax error's column.
     #[wasm_bindgen(constructor)]
     pub fn new(query_json: &str, budget: u32) -> Result<QueryAssembler, JsError> {
-        let query = Query::from_json(query_json)?.prepare()?;
+        let raw: serde_json::Value = serde_json::from_str(query_json).map_err(|e| JsError::new(&e.to_string()))?;
+        let query_json = if raw.is_null() { serde_json::json!({ "q": "", "area": "everywhere", "count_only": true }) } else { raw };
+        let query = Query::from_json(&query_json.to_string())?.prepare()?;
         let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
-        let inner = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == crate::query::Inside::All);
-        Ok(QueryAssembler { inner, plan: None, csv_columns: CsvColumns::default(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys(), query })
+        let plan = ReadPlan::new(&query, budget);
+        Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys() })
     }
 
-    /// Starts an indexed read from `index` (a blob index file, `docs/blob-index.md`) of the file
-    /// whose identity is `identity` ([`file_identity`]). Returns the frames the first read
-    /// takes as `[index, offset, size, 0, 0]` each, the OSMHeader's first; the targeted reads
-    /// and the basemap plan from the index too. Call before any `addBlock`; not for history
-    /// files.
+    /// Reads by `index` (a blob index file, `docs/blob-index.md`) of the file whose identity is
+    /// `identity` ([`file_identity`]): the first read takes only the blobs it names. Call before
+    /// the first [`QueryAssembler::next_read`].
     ///
     /// Throws "the blob index is corrupt (…)" or "… of another file, or of this file before it
-    /// changed" ([`crate::index::IndexError`]); the assembler is then unchanged.
+    /// changed" ([`crate::index::IndexError`]); the plan is then unchanged (a full read).
     #[wasm_bindgen(js_name = useIndex)]
-    pub fn use_index(&mut self, index: &[u8], identity: &[u8]) -> Result<Vec<f64>, JsError> {
+    pub fn use_index(&mut self, index: &[u8], identity: &[u8]) -> Result<(), JsError> {
         let identity = FileIdentity::from_bytes(identity).ok_or_else(|| JsError::new("a file identity has 16 bytes"))?;
-        let index = BlobIndex::decode(index)?.check(identity)?;
-        let plan = index.plan(&self.query);
-        self.inner.use_index(&index, &plan);
-        let (offset, size) = index.header_frame;
-        let mut out = vec![0.0, offset as f64, size as f64, 0.0, 0.0];
-        for &i in &plan.entries {
-            let e = &index.entries[i];
-            out.extend([e.index as f64, e.offset as f64, e.size as f64, 0.0, 0.0]);
+        Ok(self.plan.use_index_bytes(index, identity)?)
+    }
+
+    /// Has the full read note the file's blob index ([`QueryAssembler::blob_index`]). Call
+    /// before the first [`QueryAssembler::next_read`]; not with `useIndex`.
+    #[wasm_bindgen(js_name = buildIndex)]
+    pub fn build_index(&mut self) {
+        self.plan.build_index();
+    }
+
+    /// `"used"` when the read is by a blob index, `"building"` when it notes one, else undefined.
+    #[wasm_bindgen(js_name = blobIndexState)]
+    pub fn blob_index_state(&self) -> Option<String> {
+        if self.plan.indexed() {
+            Some("used".into())
+        } else {
+            self.plan.builds_index().then(|| "building".into())
         }
-        Ok(out)
     }
 
-    /// The blob index the full read's scans noted (the query had `"index": true`), in its file
-    /// format, for the file of `identity` ([`file_identity`]); `replication_timestamp` is the
-    /// header's (seconds since the epoch, NaN for none), `header_offset` and `header_size` its
-    /// frame's (bytes). Undefined when no scan noted anything. Call once the read is done.
+    /// The next read ([`ReadPlan::next_read`]) as numbers: `[decode, whole, reread, then per blob
+    /// index, offset, size, from, to]` — `decode` 0 scan, 1 locate ways, 2 locate nodes
+    /// ([`crate::read_plan::Decode`]); `whole` 1 for every frame of the file in file order (no
+    /// blobs listed); `reread` 1 when the blobs were read before; `from..to` the blob's slice of
+    /// [`QueryAssembler::wanted`]. Undefined once the answer is whole.
+    ///
+    /// Throws when the file had no OSMHeader.
+    #[wasm_bindgen(js_name = nextRead)]
+    pub fn next_read(&mut self) -> Result<Option<Vec<f64>>, JsError> {
+        let Some(read) = self.plan.next_read()? else { return Ok(None) };
+        let mut out = vec![read.decode.code() as f64, (read.blobs == Blobs::WholeFile) as u8 as f64, read.reread as u8 as f64];
+        if let Blobs::Listed(blobs) = &read.blobs {
+            out.extend(frames_of(blobs));
+        }
+        self.wanted = read.wanted;
+        Ok(Some(out))
+    }
+
+    /// The ids the read under way looks for, ascending (exact up to 2^53).
+    pub fn wanted(&self) -> Vec<f64> {
+        self.wanted.iter().map(|&id| id as f64).collect()
+    }
+
+    /// Takes the OSMHeader frame's Blob (frame at byte `offset`, `size` bytes) and returns its
+    /// HeaderInfo as JSON, as [`read_header`] does.
+    ///
+    /// Throws as `readHeader`, for a second OSMHeader, or for a history file read by an index.
+    #[wasm_bindgen(js_name = addHeader)]
+    pub fn add_header(&mut self, blob: &[u8], offset: f64, size: f64) -> Result<String, JsError> {
+        let info = decode_header(&blob_data(blob)?)?;
+        let json = serde_json::to_string(&info)?;
+        self.plan.add_header(info, offset as u64, size as u64)?;
+        Ok(json)
+    }
+
+    /// Adds what a decode worker returned for blob `index` (frame at byte `offset`, `size`
+    /// bytes) in the read under way: a scan, or what `locate`/`locateWays` found.
+    #[wasm_bindgen(js_name = addBlob)]
+    pub fn add_blob(&mut self, index: u32, offset: f64, size: f64, found: &[u8]) -> Result<(), JsError> {
+        let found = match self.plan.decode() {
+            Some(Decode::Scan) => Found::Scan(postcard::from_bytes(found)?),
+            Some(Decode::LocateWays) => Found::Ways(postcard::from_bytes(found)?),
+            _ => Found::Nodes(postcard::from_bytes(found)?),
+        };
+        Ok(self.plan.add(index, offset as u64, size as u64, found)?)
+    }
+
+    /// How many times the decode workers' query changed ([`ReadPlan::scan_query`]): when it
+    /// moved, a driver passes on `scanQuery`, `scanAreaNodes` and `scanAreaFilter`.
+    #[wasm_bindgen(js_name = scanVersion)]
+    pub fn scan_version(&self) -> f64 {
+        self.plan.scan_query().1 as f64
+    }
+
+    /// The decode workers' query as JSON for [`BlobScanner::new`].
+    #[wasm_bindgen(js_name = scanQuery)]
+    pub fn scan_query(&self) -> String {
+        let scan = self.plan.scan_query().0;
+        let mut json = self.query_json.clone();
+        json["history"] = scan.history.into();
+        json["index"] = scan.index.into();
+        json.to_string()
+    }
+
+    /// Whether scans report the locations of the nodes in the area ([`BlobScanner::set_area_nodes`]).
+    #[wasm_bindgen(js_name = scanAreaNodes)]
+    pub fn scan_area_nodes(&self) -> bool {
+        self.plan.scan_query().0.area_nodes
+    }
+
+    /// The decode workers' area filter as its 32-bit words for [`BlobScanner::set_area_filter`];
+    /// empty for none.
+    #[wasm_bindgen(js_name = scanAreaFilter)]
+    pub fn scan_area_filter(&self) -> Vec<u32> {
+        self.plan.scan_query().0.area_filter.as_ref().map(|f| f.words().to_vec()).unwrap_or_default()
+    }
+
+    /// Ends the read early (an error or a cancel): what was found stays ([`ReadPlan::stop`]).
+    pub fn stop(&mut self) {
+        self.plan.stop();
+    }
+
+    /// The blob index the full read noted, in its file format, for the file of `identity`
+    /// ([`file_identity`]). Undefined when none was asked for or noted, or the read did not end
+    /// whole. Call once the read is done.
     #[wasm_bindgen(js_name = blobIndex)]
-    pub fn blob_index(&mut self, identity: &[u8], replication_timestamp: f64, header_offset: f64, header_size: f64) -> Option<Vec<u8>> {
-        let identity = FileIdentity::from_bytes(identity)?;
-        let ts = (!replication_timestamp.is_nan()).then_some(replication_timestamp as i64);
-        Some(self.inner.blob_index(identity, ts, (header_offset as u64, header_size as u64))?.encode())
-    }
-
-    /// A whole read of a file that is not a history file: candidate ways that cannot match are
-    /// dropped from its first blob of ways on, as if it were sorted by type then id
-    /// (`Assembler::expect_sorted`). Call before the first `addBlock`.
-    #[wasm_bindgen(js_name = expectSorted)]
-    pub fn expect_sorted(&mut self) {
-        self.inner.expect_sorted();
-    }
-
-    /// Adds the scan of blob `index` (frame at byte `offset`, `size` bytes); blobs come in
-    /// file order. Returns whether the area's node locations overflowed the budget (scans may
-    /// then leave them out).
-    #[wasm_bindgen(js_name = addBlock)]
-    pub fn add_block(&mut self, index: u32, offset: f64, size: f64, scan: &[u8]) -> Result<bool, JsError> {
-        let scan: BlockScan = postcard::from_bytes(scan)?;
-        self.inner.add_block(index, offset as u64, size as u64, scan)?;
-        Ok(self.inner.overflowed())
-    }
-
-    /// The decode workers' area filter, when it changed with the blobs added so far
-    /// ([`Assembler::take_area_filter_change`]): its 32-bit words for
-    /// [`BlobScanner::set_area_filter`], empty when it is to be taken back; undefined when it
-    /// did not change. Call after each [`QueryAssembler::add_block`].
-    #[wasm_bindgen(js_name = areaFilterChange)]
-    pub fn area_filter_change(&mut self) -> Option<Vec<u32>> {
-        self.inner.take_area_filter_change().map(|f| f.map(|f| f.words().to_vec()).unwrap_or_default())
+    pub fn blob_index(&mut self, identity: &[u8]) -> Option<Vec<u8>> {
+        Some(self.plan.blob_index(FileIdentity::from_bytes(identity)?)?.encode())
     }
 
     /// `[nodes, ways, relations, tags, way_refs, relation_members]` decoded so far.
     pub fn counts(&self) -> Vec<f64> {
-        let c = &self.inner.decoded;
+        let c = &self.plan.answer().decoded;
         [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members].map(|n| n as f64).to_vec()
     }
 
-    /// Plans the rescan read (the first read over, before the member read): the blobs whose
-    /// dropped ways must be scanned again because the file was not sorted by type then id
-    /// (`Assembler::rescan_read`), as [`QueryAssembler::plan_context_read`] lists them; empty
-    /// when the drops stand. Their scans go to [`QueryAssembler::add_rescanned_ways`].
-    #[wasm_bindgen(js_name = planRescanRead)]
-    pub fn plan_rescan_read(&self) -> Vec<f64> {
-        frames_of(&self.inner.rescan_read().unwrap_or_default())
-    }
-
-    /// Adds the ways of a scan (as for [`QueryAssembler::add_block`]) of blob `index` from the rescan read.
-    #[wasm_bindgen(js_name = addRescannedWays)]
-    pub fn add_rescanned_ways(&mut self, index: u32, scan: &[u8]) -> Result<(), JsError> {
-        self.inner.add_rescanned_ways(index, postcard::from_bytes(scan)?);
-        Ok(())
-    }
-
-    /// Plans the targeted second read; returns its blobs as a flat array of
-    /// `[index, offset, size, from, to]` per blob (`from..to` is the blob's slice of
-    /// [`QueryAssembler::wanted`]), empty when nothing is missing.
-    #[wasm_bindgen(js_name = planSecondRead)]
-    pub fn plan_second_read(&mut self) -> Vec<f64> {
-        self.plan = self.inner.second_read();
-        self.plan_blobs()
-    }
-
-    /// Plans the geometry read (after [`QueryAssembler::finish`]): the blobs that hold nodes of
-    /// matched ways not located yet, as [`QueryAssembler::plan_second_read`] lists them. What
-    /// `locate` finds there goes to [`QueryAssembler::add_way_locations`].
-    #[wasm_bindgen(js_name = planMemberRead)]
-    pub fn plan_member_read(&mut self) -> Vec<f64> {
-        self.plan = self.inner.member_read();
-        self.plan_blobs_by(|s| (s.min_way_id, s.max_way_id))
-    }
-
-    /// Adds what [`BlobScanner::locate_ways`] found in blob `index` during the member read.
-    #[wasm_bindgen(js_name = addMemberWays)]
-    pub fn add_member_ways(&mut self, index: u32, found: &[u8]) -> Result<(), JsError> {
-        self.inner.add_member_ways(index, postcard::from_bytes(found)?);
-        Ok(())
-    }
-
-    #[wasm_bindgen(js_name = planGeometryRead)]
-    pub fn plan_geometry_read(&mut self) -> Vec<f64> {
-        self.plan = self.inner.geometry_read();
-        self.plan_blobs()
-    }
-
-    fn plan_blobs(&self) -> Vec<f64> {
-        self.plan_blobs_by(|s| (s.min_node_id, s.max_node_id))
-    }
-
-    /// The plan's blobs, each with its slice of `wanted` by the id range `range` gives.
-    fn plan_blobs_by(&self, range: impl Fn(&crate::scan::BlockSummary) -> (i64, i64)) -> Vec<f64> {
-        let Some(plan) = &self.plan else { return Vec::new() };
-        let mut out = Vec::with_capacity(plan.blobs.len() * 5);
-        for b in &plan.blobs {
-            let (min, max) = range(&b.summary);
-            let from = plan.wanted.partition_point(|&id| id < min);
-            let to = plan.wanted.partition_point(|&id| id <= max);
-            out.extend([b.index as f64, b.offset as f64, b.size as f64, from as f64, to as f64]);
-        }
-        out
-    }
-
-    /// Plans the basemap read (after the answer is done): the blobs that hold ways, as
-    /// [`QueryAssembler::plan_second_read`] lists them (`from`, `to` unused); empty when the
-    /// basemap is skipped, and then [`QueryAssembler::context_note`] says why.
+    /// Plans the basemap read (after the answer is done, [`ReadPlan::basemap_read`]): the blobs
+    /// that hold ways of the area, as `[index, offset, size, 0, 0]` each; empty when the basemap
+    /// is skipped, and then [`QueryAssembler::context_note`] says why.
     #[wasm_bindgen(js_name = planContextRead)]
     pub fn plan_context_read(&mut self) -> Vec<f64> {
         self.context_note = None;
-        match self.inner.context_read() {
-            Ok((nodes, blobs)) => {
+        match self.plan.basemap_read() {
+            Ok((read, nodes)) => {
                 self.context_nodes = nodes.columns();
-                frames_of(&blobs)
+                match &read.blobs {
+                    Blobs::Listed(blobs) => frames_of(blobs),
+                    Blobs::WholeFile => Vec::new(),
+                }
             }
             Err(note) => {
                 self.context_note = Some(note);
@@ -325,52 +327,17 @@ impl QueryAssembler {
         std::mem::take(&mut self.context_nodes)
     }
 
-    /// The node ids the second read looks for, ascending.
-    pub fn wanted(&self) -> Vec<f64> {
-        self.plan.as_ref().map(|p| p.wanted.iter().map(|&id| id as f64).collect()).unwrap_or_default()
-    }
-
-    /// Adds what [`BlobScanner::locate`] found in blob `index`.
-    #[wasm_bindgen(js_name = addLocations)]
-    pub fn add_locations(&mut self, index: u32, found: &[u8]) -> Result<(), JsError> {
-        let found: Vec<(i64, i32, i32)> = postcard::from_bytes(found)?;
-        self.inner.add_locations(index, &found);
-        Ok(())
-    }
-
-    /// Adds what [`BlobScanner::locate`] found in blob `index` during the geometry read.
-    #[wasm_bindgen(js_name = addWayLocations)]
-    pub fn add_way_locations(&mut self, index: u32, found: &[u8]) -> Result<(), JsError> {
-        let found: Vec<(i64, i32, i32)> = postcard::from_bytes(found)?;
-        self.inner.add_way_locations(index, &found);
-        Ok(())
-    }
-
-    /// Places every way once all blobs are in (see `Assembler::finish`).
-    pub fn finish(&mut self) {
-        self.plan = None;
-        self.inner.finish();
-    }
-
-    /// Gives the matched ways their full geometry once the geometry read is in (see
-    /// `Assembler::finish_geometry`).
-    #[wasm_bindgen(js_name = finishGeometry)]
-    pub fn finish_geometry(&mut self) {
-        self.plan = None;
-        self.inner.finish_geometry();
-    }
-
     /// Orders the list's rows by `column` (`type`, `id`, `name` or a tag key; empty: by label).
     #[wasm_bindgen(js_name = orderBy)]
     pub fn order_by(&mut self, column: &str, descending: bool) {
-        self.inner.set_order((!column.is_empty()).then(|| column.to_string()), descending);
+        self.plan.answer_mut().set_order((!column.is_empty()).then(|| column.to_string()), descending);
     }
 
     /// What the read learnt about the file, as JSON: `{"blobs":{"zlib":n,…},"counts":{…},
     /// "id_ranges":{"node":[min,max]|null,"way":…,"relation":…}}` (the OSMData blobs read).
     #[wasm_bindgen(js_name = fileFacts)]
     pub fn file_facts(&self) -> String {
-        serde_json::to_string(&self.inner.file_facts()).unwrap_or_default()
+        serde_json::to_string(&self.plan.answer().file_facts()).unwrap_or_default()
     }
 
     /// Tag statistics of the answer as JSON: `{"types":[nodes,ways,relations],
@@ -379,14 +346,14 @@ impl QueryAssembler {
     /// columns (the query's keys, then the most frequent others; 6 at most).
     #[wasm_bindgen(js_name = tagStats)]
     pub fn tag_stats(&mut self, key: &str, top: u32) -> String {
-        let stats = self.inner.tag_stats((!key.is_empty()).then_some(key), top as usize);
+        let stats = self.plan.answer_mut().tag_stats((!key.is_empty()).then_some(key), top as usize);
         let columns = crate::table::columns(&self.query_keys, &stats, 6);
         serde_json::json!({ "types": stats.types, "keys": stats.keys, "values": stats.values, "columns": columns }).to_string()
     }
 
     /// The number of matches.
     pub fn count(&self) -> u32 {
-        self.inner.len() as u32
+        self.plan.answer().len() as u32
     }
 
     /// The map's changes since the last call, at most `max` added features, as numbers (see
@@ -394,25 +361,25 @@ impl QueryAssembler {
     /// (0 Point, 1 LineString, 2 Polygon), n, n × (lon, lat)]`.
     #[wasm_bindgen(js_name = drainChanges)]
     pub fn drain_changes(&mut self, max: u32) -> Vec<f64> {
-        self.inner.drain_changes(max as usize)
+        self.plan.answer_mut().drain_changes(max as usize)
     }
 
     /// How many map changes wait to be drained.
     #[wasm_bindgen(js_name = pendingChanges)]
     pub fn pending_changes(&self) -> u32 {
-        self.inner.pending_changes() as u32
+        self.plan.answer().pending_changes() as u32
     }
 
     /// Matches `start .. start + count` of the list (label, then type and id) as a JSON array
     /// of `{"type","id","lat","lon","tags":[[k,v]…]}` (degrees WGS84).
     pub fn rows(&mut self, start: u32, count: u32) -> String {
-        serde_json::to_string(&self.inner.rows(start as usize, count as usize)).unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&self.plan.answer_mut().rows(start as usize, count as usize)).unwrap_or_else(|_| "[]".into())
     }
 
     /// One match as in [`QueryAssembler::rows`], or `undefined` when it is not one.
     /// Throws for a `type` other than `node` or `way`.
     pub fn get(&self, r#type: &str, id: f64) -> Result<Option<String>, JsError> {
-        let m = self.inner.get(element_type(r#type)?, id as i64);
+        let m = self.plan.answer().get(element_type(r#type)?, id as i64);
         Ok(m.and_then(|m| serde_json::to_string(&m).ok()))
     }
 
@@ -423,21 +390,23 @@ impl QueryAssembler {
     /// Starts a CSV export (RFC 4180): its header line, whose tag columns
     /// [`QueryAssembler::export_csv_rows`] then follows.
     pub fn export_csv_header(&mut self) -> String {
-        self.csv_columns = CsvColumns::new(self.inner.tag_keys());
+        self.csv_columns = CsvColumns::new(self.plan.answer_mut().tag_keys());
         csv_header(&self.csv_columns)
     }
 
     /// Matches `start .. start + count` of the list as CSV lines (see `export_csv_header`).
     #[wasm_bindgen(js_name = exportCsvRows)]
     pub fn export_csv_rows(&mut self, start: u32, count: u32) -> String {
-        let rows = self.inner.rows(start as usize, count as usize);
-        rows.iter().filter_map(|m| Some(csv_row(m, &self.inner.shape(m.element, m.id)?, &self.csv_columns))).collect()
+        let answer = self.plan.answer_mut();
+        let rows = answer.rows(start as usize, count as usize);
+        rows.iter().filter_map(|m| Some(csv_row(m, &answer.shape(m.element, m.id)?, &self.csv_columns))).collect()
     }
 
     #[wasm_bindgen(js_name = exportFeatures)]
     pub fn export_features(&mut self, start: u32, count: u32) -> String {
-        let rows = self.inner.rows(start as usize, count as usize);
-        rows.iter().filter_map(|m| Some(feature(m, &self.inner.shape(m.element, m.id)?))).collect::<Vec<_>>().join(",")
+        let answer = self.plan.answer_mut();
+        let rows = answer.rows(start as usize, count as usize);
+        rows.iter().filter_map(|m| Some(feature(m, &answer.shape(m.element, m.id)?))).collect::<Vec<_>>().join(",")
     }
 }
 

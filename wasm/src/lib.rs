@@ -25,6 +25,7 @@ pub mod index;
 pub mod info;
 pub mod locations;
 pub mod query;
+pub mod read_plan;
 pub mod scan;
 pub mod table;
 pub mod varint;
@@ -79,127 +80,73 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &query::PreparedQuery, budge
 }
 
 /// [`scan_file_prepared`] reading only the blobs `index` says the query needs (as the browser
-/// does on a second query), or every blob for a history file.
+/// does on a second query).
 ///
-/// Errors: as [`scan_file`]; the index must be this file's (see [`index::BlobIndex::check`]).
+/// Errors: as [`scan_file`]; the index must be this file's (see [`index::BlobIndex::check`]), and
+/// of a file without history ([`DecodeError::Inconsistent`] for a history file).
 pub fn scan_file_indexed(file: &[u8], prepared: &query::PreparedQuery, index: &index::BlobIndex) -> Result<FileScan, DecodeError> {
     scan_file_with(file, prepared, assemble::DEFAULT_LOCATION_BUDGET, Some(index))
 }
 
-/// A frame of a file in memory: `(frame index, offset, size, kind, blob)`.
-type FrameIn<'a> = (u32, u64, u64, &'a str, &'a [u8]);
-
-/// The frames a read takes: every frame in file order, or with an index the header's and
-/// the planned blobs'.
-fn first_read_frames<'a>(file: &'a [u8], plan: Option<(&index::BlobIndex, &index::IndexedPlan)>) -> Result<Vec<FrameIn<'a>>, DecodeError> {
-    let Some((index, plan)) = plan else {
-        return frame::frames(file).enumerate().map(|(i, f)| f.map(|f| (i as u32, f.offset, f.end - f.offset, f.kind, f.blob))).collect();
-    };
-    let (offset, size) = index.header_frame;
-    let (kind, blob) = frame::frame_at(file, offset)?;
-    let mut frames = vec![(0, offset, size, kind, blob)];
-    for &i in &plan.entries {
-        let e = &index.entries[i];
-        let (kind, blob) = frame::frame_at(file, e.offset)?;
-        frames.push((e.index, e.offset, e.size, kind, blob));
-    }
-    Ok(frames)
-}
-
+/// The native driver of a [`read_plan::ReadPlan`]: each read it asks for, from a file held in
+/// memory, on this thread.
 fn scan_file_with(file: &[u8], prepared: &query::PreparedQuery, budget: usize, index: Option<&index::BlobIndex>) -> Result<FileScan, DecodeError> {
-    let mut header = None;
-    let mut assembler = assemble::Assembler::new(prepared.area.clone(), budget).with_inside_all(prepared.inside == query::Inside::All);
-    let mut query = prepared.clone();
-    let plan = index.map(|index| (index, index.plan(prepared)));
-    if let Some((index, plan)) = &plan {
-        assembler.use_index(index, plan);
-        query.area_nodes = !assembler.overflowed();
+    use read_plan::{Blobs, Decode, Found};
+    let mut plan = read_plan::ReadPlan::new(prepared, budget);
+    match index {
+        Some(index) => plan.use_index(index.clone()),
+        None if prepared.index => plan.build_index(),
+        None => {}
     }
     let mut ways_scanned = 0;
-    let mut header_frame = (0, 0);
-    for (index, offset, size, kind, blob) in first_read_frames(file, plan.as_ref().map(|(i, p)| (*i, p)))? {
-        match (kind, &header) {
-            ("OSMHeader", None) => {
-                let h = header::decode_header(&blob::blob_data(blob)?)?;
-                query.history = h.is_history();
-                query.index &= !query.history; // no index of a history file (see BlobIndex::plan)
-                if query.history && plan.is_some() {
-                    return scan_file_with(file, prepared, budget, None);
+    while let Some(read) = plan.next_read()? {
+        let frames: Vec<(u32, u64, u64, &str, &[u8])> = match &read.blobs {
+            Blobs::WholeFile => frame::frames(file).enumerate().map(|(i, f)| f.map(|f| (i as u32, f.offset, f.end - f.offset, f.kind, f.blob))).collect::<Result<_, _>>()?,
+            Blobs::Listed(blobs) => blobs.iter().map(|b| frame::frame_at(file, b.offset).map(|(kind, blob)| (b.index, b.offset, b.size, kind, blob))).collect::<Result<_, _>>()?,
+        };
+        let slices = match &read.blobs {
+            Blobs::WholeFile => Vec::new(),
+            Blobs::Listed(blobs) => blobs.iter().map(|b| &read.wanted[b.from..b.to]).collect(),
+        };
+        for (i, (index, offset, size, kind, blob)) in frames.into_iter().enumerate() {
+            let wanted = slices.get(i).copied().unwrap_or_default();
+            let found = match (kind, read.decode) {
+                ("OSMHeader", _) => {
+                    plan.add_header(header::decode_header(&blob::blob_data(blob)?)?, offset, size)?;
+                    continue;
                 }
-                if !query.history {
-                    assembler.expect_sorted();
+                ("OSMData", Decode::Scan) => {
+                    let scan = scan::scan_blob(blob, plan.scan_query().0)?;
+                    ways_scanned += if read.reread { 0 } else { scan.ways.len() };
+                    Found::Scan(scan)
                 }
-                header = Some(h);
-                header_frame = (offset, size);
-            }
-            (_, None) => return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader")),
-            ("OSMData", Some(_)) => {
-                let scan = scan::scan_blob(blob, &query)?;
-                ways_scanned += scan.ways.len();
-                assembler.add_block(index, offset, size, scan)?;
-                query.area_nodes = !assembler.overflowed();
-                if let Some(filter) = assembler.take_area_filter_change() {
-                    query.area_filter = filter;
-                }
-            }
-            _ => {}
+                ("OSMData", Decode::LocateWays) => Found::Ways(scan::locate_ways(&blob::blob_data(blob)?, wanted, plan.scan_query().0.as_of())?),
+                ("OSMData", Decode::LocateNodes) => Found::Nodes(scan::locate_nodes(&blob::blob_data(blob)?, wanted, plan.scan_query().0.as_of())?),
+                _ => continue, // unknown frame types are skipped, as the spec says
+            };
+            plan.add(index, offset, size, found)?;
         }
     }
-    let header = header.ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
-    // The targeted reads, in the order the query worker makes them; the rescan's scans whole.
-    query.area_filter = None;
-    for entry in assembler.rescan_read().unwrap_or_default() {
-        let (_, blob) = frame::frame_at(file, entry.offset)?;
-        assembler.add_rescanned_ways(entry.index, scan::scan_blob(blob, &query)?);
-    }
-    for (index, found) in reread(file, assembler.member_read(), query.as_of(), scan::locate_ways)? {
-        assembler.add_member_ways(index, found);
-    }
-    for (index, found) in reread(file, assembler.second_read(), query.as_of(), scan::locate_nodes)? {
-        assembler.add_locations(index, &found);
-    }
-    assembler.finish();
-    for (index, found) in reread(file, assembler.geometry_read(), query.as_of(), scan::locate_nodes)? {
-        assembler.add_way_locations(index, &found);
-    }
-    assembler.finish_geometry();
-    let counts = assembler.counts;
-    let ways_held = assembler.ways_held();
-    let matches = assembler.all();
-    let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
-    let context = match assembler.context_read() {
+    let header = plan.header().cloned().ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
+    let index = plan.blob_index(index::FileIdentity::of_file(file));
+    let context = match plan.basemap_read() {
         Err(note) => Err(note),
-        Ok((nodes, blobs)) => {
+        Ok((read, nodes)) => {
             let mut features = Vec::new();
-            for entry in blobs {
-                let (_, blob) = frame::frame_at(file, entry.offset)?;
-                features.extend(context::context_ways(&blob::blob_data(blob)?, &nodes)?);
+            if let Blobs::Listed(blobs) = read.blobs {
+                for b in blobs {
+                    let (_, blob) = frame::frame_at(file, b.offset)?;
+                    features.extend(context::context_ways(&blob::blob_data(blob)?, &nodes)?);
+                }
             }
             Ok(features)
         }
     };
+    let assembler = plan.answer_mut();
+    let counts = assembler.counts;
+    let ways_held = assembler.ways_held();
+    let matches = assembler.all();
+    let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
     let facts = assembler.file_facts();
-    let index = assembler.blob_index(index::FileIdentity::of_file(file), header.replication_timestamp, header_frame);
     Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned })
-}
-
-/// A targeted read of a file held in memory: what `locate` finds of the plan's wanted ids in
-/// each blob the plan names, with the blob's frame index (none without a plan).
-/// A targeted read of one blob: `scan::locate_nodes` or `scan::locate_ways`.
-type Locate<T> = fn(&[u8], &[i64], Option<i64>) -> Result<T, DecodeError>;
-
-fn reread<T>(
-    file: &[u8],
-    plan: Option<assemble::SecondRead>,
-    as_of: Option<i64>,
-    locate: Locate<T>,
-) -> Result<Vec<(u32, T)>, DecodeError> {
-    let Some(plan) = plan else { return Ok(Vec::new()) };
-    plan.blobs
-        .iter()
-        .map(|entry| {
-            let (_, blob) = frame::frame_at(file, entry.offset)?;
-            Ok((entry.index, locate(&blob::blob_data(blob)?, &plan.wanted, as_of)?))
-        })
-        .collect()
 }

@@ -6,11 +6,11 @@ import type { Query } from '../types';
 
 /** What a decode worker can be asked to do with one Blob, and what it answers. */
 export interface DecodeCalls {
-  /** Inflate and scan an `OSMData` Blob: the scan, encoded for `QueryAssembler.addBlock`. */
+  /** Inflate and scan an `OSMData` Blob: the scan, encoded for `QueryAssembler.addBlob`. */
   scan: { args: { blob: Uint8Array }; result: ArrayBuffer };
   /**
    * The locations of the nodes `wanted` (ascending ids) in an `OSMData` Blob, encoded for
-   * `QueryAssembler.addLocations`; with `ways`, the node refs of the ways `wanted`, for `addMemberWays`.
+   * `QueryAssembler.addBlob`; with `ways`, the node refs of the ways `wanted`.
    */
   locate: { args: { blob: Uint8Array; wanted: Float64Array; ways: boolean }; result: ArrayBuffer };
   /** The basemap features of an `OSMData` Blob, drawn from the nodes of `context-nodes` (`BlobScanner.contextWays`). */
@@ -31,7 +31,7 @@ export type ToDecodeWorker =
   | { type: 'query'; query: Query | null }
   /** Whether scans report the locations of the nodes in the area. */
   | { type: 'area-nodes'; on: boolean }
-  /** The area filter scans apply (`QueryAssembler.areaFilterChange`'s words), or none. */
+  /** The area filter scans apply (`QueryAssembler.scanAreaFilter`), or none. */
   | { type: 'area-filter'; words: Uint32Array | null }
   /** The area's node locations basemap ways are drawn from: `[ids…, lats_e7…, lons_e7…]`. */
   | { type: 'context-nodes'; nodes: Float64Array }

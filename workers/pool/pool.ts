@@ -208,7 +208,7 @@ export class DecodePool {
   }
 
   /**
-   * Sets the area filter (`QueryAssembler.areaFilterChange`'s words) every worker's scans apply
+   * Sets the area filter (`QueryAssembler.scanAreaFilter`) every worker's scans apply
    * from the next blob on, leaving out the candidate ways that cannot match; null: none.
    */
   setAreaFilter(words: Uint32Array | null): void {

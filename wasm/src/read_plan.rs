@@ -1,0 +1,381 @@
+//! The read plan: the one place that says which blobs a query reads, in what order, and what
+//! the decode workers look for in them. A driver (the query worker, the command line, the
+//! native reader [`crate::scan_file`]) is one loop:
+//!
+//! ```text
+//! while let Some(read) = plan.next_read()? {     // which blobs, and what to decode them for
+//!     for each blob of read.blobs (or every frame in file order for Blobs::WholeFile):
+//!         an OSMHeader → plan.add_header(..); an OSMData → plan.add(index, offset, size, found)
+//! }                                              // on an error or a cancel: plan.stop()
+//! ```
+//!
+//! and after each `add` gives the decode workers what [`ReadPlan::scan_query`] now says. The
+//! passes, in order, each skipped when it has nothing to read (rules: [`crate::assemble`]):
+//!
+//! 1. the first read: every frame in file order, or with a blob index only the blobs it names
+//!    ([`BlobIndex::plan`]); it may also note the file's blob index;
+//! 2. the rescan: blobs whose ways were dropped before a node of the area came after all (a file
+//!    not sorted by type then id), scanned again whole;
+//! 3. the member read: the member ways of candidate relations, by way-id range;
+//! 4. the node locations the budget did not keep, by node-id range and bbox;
+//! 5. then the answer is final ([`Assembler::finish`]); the geometry read: the nodes of matched
+//!    ways that lie outside the area, for their full geometry ([`Assembler::finish_geometry`]).
+//!
+//! The basemap read ([`ReadPlan::basemap_read`]) comes after, when the page asks for it.
+
+use crate::assemble::{Assembler, BlobEntry, SecondRead};
+use crate::context::ContextNodes;
+use crate::error::DecodeError;
+use crate::header::HeaderInfo;
+use crate::index::{BlobIndex, FileIdentity, IndexError};
+use crate::query::{Inside, PreparedQuery};
+use crate::scan::{BlockScan, BlockSummary};
+
+/// What a decode worker does with each blob of a read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decode {
+    /// Scan it for the query ([`crate::scan::scan_blob`] with [`ReadPlan::scan_query`]).
+    Scan,
+    /// Find the node refs of the ways whose ids are its slice of `wanted` ([`crate::scan::locate_ways`]).
+    LocateWays,
+    /// Find the locations of the nodes whose ids are its slice of `wanted` ([`crate::scan::locate_nodes`]).
+    LocateNodes,
+    /// Draw its basemap features ([`crate::context::context_ways`]) from [`Read::basemap_nodes`].
+    Basemap,
+}
+
+impl Decode {
+    /// The number the JavaScript drivers know it by: 0 scan, 1 locate ways, 2 locate nodes, 3 basemap.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// One blob a read names: its frame in the file and its slice of [`Read::wanted`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedBlob {
+    /// Frame index in the file (0 is the OSMHeader).
+    pub index: u32,
+    /// Byte offset of the frame's length prefix, and the frame's length in bytes.
+    pub offset: u64,
+    pub size: u64,
+    /// The ids of [`Read::wanted`] this blob can hold: `wanted[from..to]`.
+    pub from: usize,
+    pub to: usize,
+}
+
+/// Which blobs a read takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Blobs {
+    /// Every frame of the file, in file order (the OSMHeader first).
+    WholeFile,
+    /// Only these, in file order (an indexed first read names the OSMHeader's frame first).
+    Listed(Vec<PlannedBlob>),
+}
+
+/// One read the plan asks a driver for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    pub decode: Decode,
+    pub blobs: Blobs,
+    /// Ids the blobs are searched for (ascending): nodes, or ways for [`Decode::LocateWays`].
+    pub wanted: Vec<i64>,
+    /// The blobs were read before (a targeted read after the first): progress counts them apart.
+    pub reread: bool,
+}
+
+/// Where the plan stands: the pass whose blobs are being added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    NotStarted,
+    First,
+    Rescan,
+    MemberWays,
+    NodeLocations,
+    Geometry,
+    Done,
+}
+
+/// The state of one query's read: its [`Assembler`], the query the decode workers apply, and
+/// the pass under way. See the module documentation.
+pub struct ReadPlan {
+    assembler: Assembler,
+    /// The query as the decode workers apply it now (history, index, area nodes, area filter).
+    scan: PreparedQuery,
+    /// Bumped when `scan` changes in a way the drivers must pass on.
+    scan_version: u64,
+    pass: Pass,
+    /// The blob index read by, and the entries of its plan.
+    index: Option<(BlobIndex, Vec<usize>)>,
+    /// A full read is to note the file's blob index (not for history files).
+    build_index: bool,
+    header: Option<HeaderInfo>,
+    header_frame: (u64, u64),
+    /// The read was ended early ([`ReadPlan::stop`]): the answer is partial.
+    stopped: bool,
+}
+
+impl ReadPlan {
+    /// A plan for `query`, keeping at most `budget` node locations of the area before the node
+    /// location pass takes over ([`crate::assemble::DEFAULT_LOCATION_BUDGET`] by default).
+    pub fn new(query: &PreparedQuery, budget: usize) -> ReadPlan {
+        let assembler = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == Inside::All);
+        // The index is noted only when asked for (build_index), never by an indexed read.
+        let scan = PreparedQuery { index: false, ..query.clone() };
+        ReadPlan { assembler, scan, scan_version: 0, pass: Pass::NotStarted, index: None, build_index: false, header: None, header_frame: (0, 0), stopped: false }
+    }
+
+    /// Reads by `index` (already checked against the file: [`BlobIndex::check`]): the first read
+    /// takes only the blobs its plan names, and the later reads plan from it too. Call before
+    /// the first [`ReadPlan::next_read`]; not with [`ReadPlan::build_index`].
+    pub fn use_index(&mut self, index: BlobIndex) {
+        let plan = index.plan(&self.scan);
+        self.assembler.use_index(&index, &plan);
+        self.scan.area_nodes = !self.assembler.overflowed();
+        self.scan_version += 1;
+        self.index = Some((index, plan.entries));
+    }
+
+    /// [`ReadPlan::use_index`] for an index file's bytes (`docs/blob-index.md`) of the file of
+    /// `identity`. Errors: [`IndexError`] when it is corrupt or of another file; the plan is
+    /// then unchanged (a full read).
+    pub fn use_index_bytes(&mut self, bytes: &[u8], identity: FileIdentity) -> Result<(), IndexError> {
+        self.use_index(BlobIndex::decode(bytes)?.check(identity)?);
+        Ok(())
+    }
+
+    /// Has a full read note the file's blob index, for [`ReadPlan::blob_index`]. Call before the
+    /// first [`ReadPlan::next_read`]. A history file gets none.
+    pub fn build_index(&mut self) {
+        self.build_index = self.index.is_none();
+        self.scan.index = self.build_index;
+        self.scan_version += 1;
+    }
+
+    /// Whether the first read is by a blob index.
+    pub fn indexed(&self) -> bool {
+        self.index.is_some()
+    }
+
+    /// Whether the read notes the file's blob index (asked for, and not a history file).
+    pub fn builds_index(&self) -> bool {
+        self.build_index && !self.scan.history
+    }
+
+    /// The query the decode workers apply to the blobs of [`Decode::Scan`] reads, and how many
+    /// times it changed (a driver passes it on when the count moved). Its `area_nodes` and
+    /// `area_filter` change during the first read; `history` and `index` once the header is in.
+    pub fn scan_query(&self) -> (&PreparedQuery, u64) {
+        (&self.scan, self.scan_version)
+    }
+
+    /// The next read, finishing the pass before it (a pass with nothing to read is skipped);
+    /// None once the answer is whole.
+    ///
+    /// Errors: [`DecodeError::Inconsistent`] when the first read had no OSMHeader.
+    pub fn next_read(&mut self) -> Result<Option<Read>, DecodeError> {
+        loop {
+            let read = match self.pass {
+                Pass::NotStarted => {
+                    self.pass = Pass::First;
+                    return Ok(Some(self.first_read()));
+                }
+                Pass::First => {
+                    if self.header.is_none() {
+                        return Err(DecodeError::Inconsistent("the file has no OSMHeader"));
+                    }
+                    // The rescan's scans are whole: the area filter is for the first read only.
+                    self.set_area_filter(None);
+                    self.pass = Pass::Rescan;
+                    self.assembler.rescan_read().map(|blobs| Read { decode: Decode::Scan, blobs: listed(&blobs), wanted: Vec::new(), reread: true })
+                }
+                Pass::Rescan => {
+                    self.pass = Pass::MemberWays;
+                    self.assembler.member_read().map(|plan| targeted(Decode::LocateWays, plan, |s| (s.min_way_id, s.max_way_id)))
+                }
+                Pass::MemberWays => {
+                    self.pass = Pass::NodeLocations;
+                    self.assembler.second_read().map(|plan| targeted(Decode::LocateNodes, plan, |s| (s.min_node_id, s.max_node_id)))
+                }
+                Pass::NodeLocations => {
+                    self.assembler.finish();
+                    self.pass = Pass::Geometry;
+                    self.assembler.geometry_read().map(|plan| targeted(Decode::LocateNodes, plan, |s| (s.min_node_id, s.max_node_id)))
+                }
+                Pass::Geometry => {
+                    self.assembler.finish_geometry();
+                    self.pass = Pass::Done;
+                    return Ok(None);
+                }
+                Pass::Done => return Ok(None),
+            };
+            if let Some(read) = read.filter(|r| r.blobs != Blobs::Listed(Vec::new())) {
+                return Ok(Some(read));
+            }
+        }
+    }
+
+    fn first_read(&self) -> Read {
+        let blobs = match &self.index {
+            None => Blobs::WholeFile,
+            Some((index, entries)) => {
+                let (offset, size) = index.header_frame;
+                let header = PlannedBlob { index: 0, offset, size, from: 0, to: 0 };
+                let data = entries.iter().map(|&i| &index.entries[i]).map(|e| PlannedBlob { index: e.index, offset: e.offset, size: e.size, from: 0, to: 0 });
+                Blobs::Listed(std::iter::once(header).chain(data).collect())
+            }
+        };
+        Read { decode: Decode::Scan, blobs, wanted: Vec::new(), reread: false }
+    }
+
+    /// Takes the file's OSMHeader (its frame at `offset`, `size` bytes), read first by the first
+    /// read. A history file's scans answer as of the query's moment and note no index.
+    ///
+    /// Errors: [`DecodeError::Inconsistent`] for a second OSMHeader, or for a history file read by
+    /// a blob index (indexes are of files without history).
+    pub fn add_header(&mut self, header: HeaderInfo, offset: u64, size: u64) -> Result<(), DecodeError> {
+        if self.header.is_some() {
+            return Err(DecodeError::Inconsistent("a second OSMHeader"));
+        }
+        let history = header.is_history();
+        if history && self.index.is_some() {
+            return Err(DecodeError::Inconsistent("the blob index is of a file without history; this one is a history file"));
+        }
+        if history {
+            self.scan.history = true;
+            self.scan.index = false;
+            self.scan_version += 1;
+        } else {
+            self.assembler.expect_sorted();
+        }
+        self.header = Some(header);
+        self.header_frame = (offset, size);
+        Ok(())
+    }
+
+    /// The file's OSMHeader, once the first read has taken it.
+    pub fn header(&self) -> Option<&HeaderInfo> {
+        self.header.as_ref()
+    }
+
+    /// Adds what a decode worker found in blob `index` (frame at byte `offset`, `size` bytes) for
+    /// the read under way, as its [`Decode`] says.
+    ///
+    /// Errors: [`DecodeError::Inconsistent`] for a blob before the OSMHeader, a finding of
+    /// another kind than the read asked for, or first-read blobs out of file order once ways were
+    /// dropped (see [`Assembler::add_block`]).
+    pub fn add(&mut self, index: u32, offset: u64, size: u64, found: Found) -> Result<(), DecodeError> {
+        if self.header.is_none() {
+            return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader"));
+        }
+        match (self.pass, found) {
+            (Pass::First, Found::Scan(scan)) => {
+                self.assembler.add_block(index, offset, size, scan)?;
+                if self.scan.area_nodes && self.assembler.overflowed() {
+                    self.scan.area_nodes = false;
+                    self.scan_version += 1;
+                }
+                if let Some(filter) = self.assembler.take_area_filter_change() {
+                    self.set_area_filter(filter);
+                }
+            }
+            (Pass::Rescan, Found::Scan(scan)) => self.assembler.add_rescanned_ways(index, scan),
+            (Pass::MemberWays, Found::Ways(ways)) => self.assembler.add_member_ways(index, ways),
+            (Pass::NodeLocations, Found::Nodes(nodes)) => self.assembler.add_locations(index, &nodes),
+            (Pass::Geometry, Found::Nodes(nodes)) => self.assembler.add_way_locations(index, &nodes),
+            _ => return Err(DecodeError::Inconsistent("a blob's finding is not of the kind the read asked for")),
+        }
+        Ok(())
+    }
+
+    /// The kind of finding [`ReadPlan::add`] takes now (None when no read is under way).
+    pub fn decode(&self) -> Option<Decode> {
+        match self.pass {
+            Pass::First | Pass::Rescan => Some(Decode::Scan),
+            Pass::MemberWays => Some(Decode::LocateWays),
+            Pass::NodeLocations | Pass::Geometry => Some(Decode::LocateNodes),
+            Pass::NotStarted | Pass::Done => None,
+        }
+    }
+
+    /// Ends the read early (an error or a cancel): the matches found so far are placed and stay
+    /// ([`Assembler::finish`]), without full geometry. No read follows.
+    pub fn stop(&mut self) {
+        if !matches!(self.pass, Pass::Geometry | Pass::Done) {
+            self.assembler.finish();
+        }
+        self.stopped = self.pass != Pass::Done;
+        self.pass = Pass::Done;
+    }
+
+    /// The blob index the full read noted (see [`ReadPlan::build_index`]) for the file of
+    /// `identity`; None when none was asked for or noted, or before the read is done whole.
+    pub fn blob_index(&mut self, identity: FileIdentity) -> Option<BlobIndex> {
+        if self.pass != Pass::Done || self.stopped || !self.builds_index() {
+            return None;
+        }
+        let timestamp = self.header.as_ref()?.replication_timestamp;
+        self.assembler.blob_index(identity, timestamp, self.header_frame)
+    }
+
+    /// The basemap read of the finished answer: the blobs that hold ways of the area, to be
+    /// decoded with the returned area's node locations ([`Decode::Basemap`]); Err with the reason
+    /// to show when there is none (a history file, no area, an area larger than a city, too many
+    /// nodes in it).
+    pub fn basemap_read(&mut self) -> Result<(Read, ContextNodes), String> {
+        if self.scan.history {
+            return Err("no basemap from a history file: it holds every version of each road".into());
+        }
+        let (nodes, blobs) = self.assembler.context_read()?;
+        Ok((Read { decode: Decode::Basemap, blobs: listed(&blobs), wanted: Vec::new(), reread: true }, nodes))
+    }
+
+    /// The answer assembled so far.
+    pub fn answer(&self) -> &Assembler {
+        &self.assembler
+    }
+
+    /// The answer assembled so far, for its list views and exports.
+    pub fn answer_mut(&mut self) -> &mut Assembler {
+        &mut self.assembler
+    }
+
+    /// Sets the decode workers' area filter (None: none) and notes the change.
+    fn set_area_filter(&mut self, filter: Option<crate::area_filter::AreaFilter>) {
+        if self.scan.area_filter.is_some() || filter.is_some() {
+            self.scan.area_filter = filter;
+            self.scan_version += 1;
+        }
+    }
+}
+
+/// What a decode worker found in one blob, by the read's [`Decode`].
+#[derive(Debug)]
+pub enum Found {
+    Scan(BlockScan),
+    /// `(way id, node refs)` of the wanted ways it holds.
+    Ways(Vec<(i64, Vec<i64>)>),
+    /// `(node id, lat_e7, lon_e7)` of the wanted nodes it holds (1e-7 degrees).
+    Nodes(Vec<(i64, i32, i32)>),
+}
+
+/// Blobs of a plan, with no wanted ids.
+fn listed(blobs: &[BlobEntry]) -> Blobs {
+    Blobs::Listed(blobs.iter().map(|b| PlannedBlob { index: b.index, offset: b.offset, size: b.size, from: 0, to: 0 }).collect())
+}
+
+/// A targeted read of `plan`, each blob with its slice of the wanted ids by the id range
+/// `range` gives of it.
+fn targeted(decode: Decode, plan: SecondRead, range: impl Fn(&BlockSummary) -> (i64, i64)) -> Read {
+    let blobs = plan
+        .blobs
+        .iter()
+        .map(|b| {
+            let (min, max) = range(&b.summary);
+            let from = plan.wanted.partition_point(|&id| id < min);
+            let to = plan.wanted.partition_point(|&id| id <= max);
+            PlannedBlob { index: b.index, offset: b.offset, size: b.size, from, to }
+        })
+        .collect();
+    Read { decode, blobs: Blobs::Listed(blobs), wanted: plan.wanted, reread: true }
+}
