@@ -83,7 +83,7 @@ export function mapChanges(numbers: Float64Array): { remove: number[]; add: GeoJ
   return { remove, add };
 }
 
-/** Basemap classes by number, as `wasm/src/context.rs` (`ContextClass`) numbers them. */
+/** Basemap classes by number, as `wasm/src/basemap.rs` (`ContextClass`) numbers them. */
 export const CONTEXT_CLASSES = ['major-road', 'minor-road', 'path', 'railway', 'water', 'waterway', 'building', 'green', 'landuse'] as const;
 
 /**

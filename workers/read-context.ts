@@ -1,7 +1,7 @@
 /**
  * The basemap read, after a query's answer is done: the blobs that hold ways are read again
  * and each decode worker draws, from the area's node locations, the roads, railways, water,
- * buildings, parks and landuse that lie in the area (classes: `wasm/src/context.rs`). The
+ * buildings, parks and landuse that lie in the area (classes: `wasm/src/basemap.rs`). The
  * answer is not delayed by it, and a new query cancels it.
  */
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';

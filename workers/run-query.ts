@@ -3,7 +3,7 @@
  * assembler (Rust, in this worker's Wasm instance). The page is told only what changed.
  *
  * Which blobs are read, in what order and for what, is the read plan's business (Rust,
- * `wasm/src/read_plan.rs`, in the assembler): this file only fetches and decodes each read it
+ * `wasm/src/assembly/read_plan.rs`, in the assembler): this file only fetches and decodes each read it
  * names, the whole file in order or listed blobs, and hands back what the decode workers found.
  * On an error or a cancel, what was found so far stays in the assembler.
  */
@@ -62,7 +62,7 @@ export function plannedFrames(plan: Float64Array, at = 0): (FrameAt & { from: nu
 
 /** A read the plan asks for, as `QueryAssembler.nextRead` gives it. */
 interface PlannedRead {
-  /** What a decode worker does with each blob (`Decode` in `wasm/src/read_plan.rs`). */
+  /** What a decode worker does with each blob (`Decode` in `wasm/src/assembly/read_plan.rs`). */
   decode: 'scan' | 'locate-ways' | 'locate-nodes';
   /** The blobs, or null for every frame of the file in file order. */
   frames: PlannedFrame[] | null;
@@ -98,7 +98,7 @@ function scannerSync(assembler: QueryAssembler, pool: DecodePool): () => void {
 
 /**
  * Reads `source`, decodes its blobs in `pool` and assembles the matches of `query` in
- * `assembler`, one read after another as its read plan asks (`wasm/src/read_plan.rs`): this is
+ * `assembler`, one read after another as its read plan asks (`wasm/src/assembly/read_plan.rs`): this is
  * a driver, it knows no pass. `query` null: only count elements; with `blobIndex`, the read is
  * by the index, or (none, or refused) a full read also builds it. Resolves when done.
  * @throws the first error of the source, the framer (PbfFormatError) or a worker (naming the

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use osmpbf::{BlobDecode, BlobReader, Element, ElementReader};
 use rayon::prelude::*;
-use pbf_explorer::area::{haversine_m, Area, EARTH_RADIUS_M};
-use pbf_explorer::query::{PreparedQuery, Query};
+use pbf_explorer::{haversine_m, Area, EARTH_RADIUS_M};
+use pbf_explorer::{PreparedQuery, Query};
 use pbf_explorer::{scan_file, scan_file_prepared};
 
 fn ms(t: Instant) -> f64 {

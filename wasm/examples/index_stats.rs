@@ -6,9 +6,9 @@
 
 use std::time::Instant;
 
-use pbf_explorer::area::Area;
-use pbf_explorer::index::WORLD_E7;
-use pbf_explorer::query::{PreparedQuery, Query};
+use pbf_explorer::Area;
+use pbf_explorer::WORLD_E7;
+use pbf_explorer::{PreparedQuery, Query};
 use pbf_explorer::scan_file_prepared;
 
 fn area_deg2(b: [i32; 4]) -> f64 {
@@ -61,7 +61,7 @@ fn main() {
         let area = if radius > 0.0 { Area::Circle { lat, lon, radius } } else { Area::Everywhere };
         let plan = index.plan(&Query::from_tags(&q[0], area).unwrap().prepare().unwrap());
         let read = index.bytes_of(&plan);
-        let kinds = |f: &dyn Fn(&pbf_explorer::index::IndexEntry) -> bool| plan.entries.iter().filter(|&&i| f(&e[i])).count();
+        let kinds = |f: &dyn Fn(&pbf_explorer::IndexEntry) -> bool| plan.entries.iter().filter(|&&i| f(&e[i])).count();
         println!(
             "{} r={radius}: {} of {} blobs ({} with nodes, {} with ways), {} bytes = {:.1} % of the file",
             q[0],
@@ -76,7 +76,7 @@ fn main() {
 }
 
 #[allow(dead_code)]
-fn debug(index: &pbf_explorer::index::BlobIndex) {
+fn debug(index: &pbf_explorer::BlobIndex) {
     for e in index.entries.iter().filter(|e| e.summary.has_nodes()).step_by(60) {
         println!("node blob {} ids {}..{} bbox {:?}", e.index, e.summary.min_node_id, e.summary.max_node_id, e.summary.bbox_e7);
     }

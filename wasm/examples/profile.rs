@@ -2,13 +2,13 @@
 //! `cargo run --release --example profile -- ../../shared/data/malta-x20-synthetic.osm.pbf`
 use std::time::Instant;
 
-use pbf_explorer::{area::Area, blob, frame, proto, query::Query, scan};
+use pbf_explorer::{blob_data, frames, proto, scan_block, Area, Query};
 use prost::Message;
 
 fn main() {
     let path = std::env::args().nth(1).expect("usage: profile FILE.osm.pbf");
     let file = std::fs::read(&path).unwrap();
-    let blobs: Vec<proto::Blob> = frame::frames(&file)
+    let blobs: Vec<proto::Blob> = frames(&file)
         .map(|f| f.unwrap())
         .filter(|f| f.kind == "OSMData")
         .map(|f| proto::Blob::decode(f.blob).unwrap())
@@ -26,7 +26,7 @@ fn main() {
     }
     println!("inflate zlib-rs: {:?}", t.elapsed());
     let t = Instant::now();
-    let datas: Vec<_> = frame::frames(&file).map(|f| f.unwrap()).filter(|f| f.kind == "OSMData").map(|f| blob::blob_data(f.blob).unwrap()).collect();
+    let datas: Vec<_> = frames(&file).map(|f| f.unwrap()).filter(|f| f.kind == "OSMData").map(|f| blob_data(f.blob).unwrap()).collect();
     println!("blob_data (ours): {:?}", t.elapsed());
     let t = Instant::now();
     for d in &datas {
@@ -36,14 +36,14 @@ fn main() {
     let t = Instant::now();
     let mut ways = 0;
     for d in &datas {
-        ways += pbf_explorer::block::Block::read(d).unwrap().groups.iter().map(|g| g.ways.len()).sum::<usize>();
+        ways += pbf_explorer::Block::read(d).unwrap().groups.iter().map(|g| g.ways.len()).sum::<usize>();
     }
     println!("Block::read (in place, elements left encoded): {:?} ({ways} ways)", t.elapsed());
     let q = Query::from_tags("amenity=cafe", Area::Circle { lat: 36.8989, lon: 15.7146, radius: 1000.0 }).unwrap().prepare().unwrap();
     let t = Instant::now();
     let mut n = 0;
     for d in &datas {
-        n += scan::scan_block(d, &q).unwrap().counts.nodes;
+        n += scan_block(d, &q).unwrap().counts.nodes;
     }
     println!("scan_block (decode + circle query): {:?} ({n} nodes)", t.elapsed());
     // The same query without the newest timestamp (as the command line asks), and building the
@@ -53,7 +53,7 @@ fn main() {
         (q.index, q.newest_timestamp) = (index, newest);
         let t = Instant::now();
         for d in &datas {
-            let _ = scan::scan_block(d, &q).unwrap();
+            let _ = scan_block(d, &q).unwrap();
         }
         println!("scan_block, {label}: {:?}", t.elapsed());
     }

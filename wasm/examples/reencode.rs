@@ -3,7 +3,7 @@
 //! The tests and the benchmark make their zstd, lz4 and raw twins of `../shared/data/` with it.
 //! zstd blobs are written by the reference encoder (the `zstd` crate, C libzstd) at level 3, its
 //! default and what zstd PBF writers use: an encoder apart from the decoder's own library.
-use pbf_explorer::encode::{reencode, reencode_with, Compression};
+use pbf_explorer::testing::encode::{reencode, reencode_with, Compression};
 use pbf_explorer::proto::{blob::Data, Blob};
 
 fn main() {

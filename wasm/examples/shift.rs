@@ -2,7 +2,7 @@
 //! of a real one placed apart: `cargo run --release --example shift -- IN OUT DLAT DLON`.
 //! Each PrimitiveBlock's `lat_offset`/`lon_offset` (spec: nanodegrees added to every
 //! coordinate of the block) grows by the shift; blobs are written again with zlib.
-use pbf_explorer::encode::{blob_with, frame, Compression};
+use pbf_explorer::testing::encode::{blob_with, frame, Compression};
 use pbf_explorer::proto::PrimitiveBlock;
 use prost::Message;
 
@@ -16,9 +16,9 @@ fn main() {
     let (dlat, dlon) = (nano(dlat), nano(dlon));
     let bytes = std::fs::read(input).unwrap_or_else(|e| panic!("{input}: {e}"));
     let mut out = Vec::with_capacity(bytes.len());
-    for f in pbf_explorer::frame::frames(&bytes) {
+    for f in pbf_explorer::frames(&bytes) {
         let f = f.unwrap_or_else(|e| panic!("{input}: {e}"));
-        let data = pbf_explorer::blob::blob_data(f.blob).unwrap_or_else(|e| panic!("{input}: {e}"));
+        let data = pbf_explorer::blob_data(f.blob).unwrap_or_else(|e| panic!("{input}: {e}"));
         let data = if f.kind == "OSMData" {
             let mut block = PrimitiveBlock::decode(data).unwrap_or_else(|e| panic!("{input}: {e}"));
             block.lat_offset = Some(block.lat_offset.unwrap_or(0) + dlat);

@@ -6,8 +6,8 @@
 //! fixtures (the history file's among them) for `scan_block`; their HeaderBlocks for `decode_header`;
 //! the inputs of `wasm/tests/inputs` (once crashes) for `scan_file`.
 //! `cargo run --release --example write_fuzz_seeds -- FILE.osm.pbf FUZZ_CORPUS_DIR`
-use pbf_explorer::encode::{blob_with, reencode, Compression};
-use pbf_explorer::{blob, fixtures, frame, proto};
+use pbf_explorer::testing::encode::{blob_with, reencode, Compression};
+use pbf_explorer::{blob_data, frames, proto, testing::fixtures};
 use prost::bytes::Bytes;
 use prost::Message;
 
@@ -52,9 +52,9 @@ fn main() {
     }
     // Every frame's uncompressed data: HeaderBlocks to one corpus, PrimitiveBlocks to the other.
     let write_blocks = |name: &str, file: &[u8], most: usize, cut: bool| {
-        for (i, f) in frame::frames(file).take(most).enumerate() {
+        for (i, f) in frames(file).take(most).enumerate() {
             let Ok(f) = f else { break };
-            let Ok(data) = blob::blob_data(f.blob) else { continue };
+            let Ok(data) = blob_data(f.blob) else { continue };
             let to = if f.kind == "OSMHeader" { &headers } else { &blocks };
             std::fs::write(format!("{to}/{name}-{i}"), &data[..]).unwrap();
             if cut && f.kind == "OSMData" {
@@ -66,10 +66,10 @@ fn main() {
     };
     write_blocks("real", &file, 4, true);
     let mut end = 0;
-    for (i, f) in frame::frames(&file).take(4).enumerate() {
+    for (i, f) in frames(&file).take(4).enumerate() {
         let f = f.unwrap();
         std::fs::write(format!("{blobs}/real-{i}"), f.blob).unwrap();
-        let data = blob::blob_data(f.blob).unwrap();
+        let data = blob_data(f.blob).unwrap();
         for (name, c) in [("zstd", Compression::Zstd), ("lz4", Compression::Lz4), ("raw", Compression::Raw)] {
             std::fs::write(format!("{blobs}/real-{i}-{name}"), blob_with(&data, c).encode_to_vec()).unwrap();
         }

@@ -2,7 +2,7 @@
 //! (docs/blob-index.md): `cargo run --release --example write_index -- FILE.osm.pbf [OUT.idx]`
 //! (OUT defaults to `FILE.osm.pbf.idx`). The same index the app builds on a full read.
 
-use pbf_explorer::query::PreparedQuery;
+use pbf_explorer::PreparedQuery;
 use pbf_explorer::scan_file_prepared;
 
 fn main() {

@@ -5,15 +5,16 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::area_filter::AreaFilter;
-use crate::assemble::{csv_header, csv_row, feature, CsvColumns, ElementType};
-use crate::blob::blob_data;
-use crate::context::ContextNodes;
-use crate::frame::decode_blob_header;
-use crate::header::decode_header;
+use crate::query::area_filter::AreaFilter;
+use crate::assembly::{csv_header, csv_row, feature, CsvColumns};
+use crate::element::ElementType;
+use crate::format::blob::blob_data;
+use crate::basemap::ContextNodes;
+use crate::format::frame::decode_blob_header;
+use crate::format::header::decode_header;
 use crate::index::FileIdentity;
 use crate::query::{PreparedQuery, Query};
-use crate::read_plan::{Blobs, Decode, Found, PlannedBlob, ReadPlan};
+use crate::assembly::read_plan::{Blobs, Decode, Found, PlannedBlob, ReadPlan};
 use crate::scan::{locate_nodes, scan_blob};
 
 /// Decodes an `OSMHeader` frame's Blob and returns its HeaderInfo as JSON:
@@ -106,11 +107,11 @@ impl BlobScanner {
         self.context = ContextNodes::from_columns(nodes);
     }
 
-    /// Inflates `blob` and returns its basemap features (encoding: `crate::context::context_ways`).
+    /// Inflates `blob` and returns its basemap features (encoding: `crate::basemap::context_ways`).
     /// Throws as `scan` does.
     #[wasm_bindgen(js_name = contextWays)]
     pub fn context_ways(&self, blob: &[u8]) -> Result<Vec<i32>, JsError> {
-        Ok(crate::context::context_ways(&blob_data(blob)?, &self.context)?)
+        Ok(crate::basemap::context_ways(&blob_data(blob)?, &self.context)?)
     }
 }
 
@@ -163,7 +164,7 @@ impl QueryAssembler {
         let raw: serde_json::Value = serde_json::from_str(query_json).map_err(|e| JsError::new(&e.to_string()))?;
         let query_json = if raw.is_null() { serde_json::json!({ "q": "", "area": "everywhere", "count_only": true }) } else { raw };
         let query = Query::from_json(&query_json.to_string())?.prepare()?;
-        let budget = if budget == 0 { crate::assemble::DEFAULT_LOCATION_BUDGET } else { budget as usize };
+        let budget = if budget == 0 { crate::assembly::DEFAULT_LOCATION_BUDGET } else { budget as usize };
         let plan = ReadPlan::new(&query, budget);
         Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys() })
     }
@@ -199,7 +200,7 @@ impl QueryAssembler {
 
     /// The next read ([`ReadPlan::next_read`]) as numbers: `[decode, whole, reread, then per blob
     /// index, offset, size, from, to]` — `decode` 0 scan, 1 locate ways, 2 locate nodes
-    /// ([`crate::read_plan::Decode`]); `whole` 1 for every frame of the file in file order (no
+    /// ([`crate::assembly::read_plan::Decode`]); `whole` 1 for every frame of the file in file order (no
     /// blobs listed); `reread` 1 when the blobs were read before; `from..to` the blob's slice of
     /// [`QueryAssembler::wanted`]. Undefined once the answer is whole.
     ///
@@ -347,7 +348,7 @@ impl QueryAssembler {
     #[wasm_bindgen(js_name = tagStats)]
     pub fn tag_stats(&mut self, key: &str, top: u32) -> String {
         let stats = self.plan.answer_mut().tag_stats((!key.is_empty()).then_some(key), top as usize);
-        let columns = crate::table::columns(&self.query_keys, &stats, 6);
+        let columns = crate::assembly::table::columns(&self.query_keys, &stats, 6);
         serde_json::json!({ "types": stats.types, "keys": stats.keys, "values": stats.values, "columns": columns }).to_string()
     }
 
@@ -418,11 +419,11 @@ impl QueryAssembler {
 #[wasm_bindgen(js_name = benchInflate)]
 pub fn bench_inflate(blob: &[u8], inflater: &str) -> Result<u32, JsError> {
     use prost::Message;
-    let blob = crate::proto::Blob::decode(blob).map_err(|e| JsError::new(&e.to_string()))?;
-    let Some(crate::proto::blob::Data::ZlibData(data)) = blob.data else { return Err(JsError::new("not a zlib blob")) };
+    let blob = crate::format::proto::Blob::decode(blob).map_err(|e| JsError::new(&e.to_string()))?;
+    let Some(crate::format::proto::blob::Data::ZlibData(data)) = blob.data else { return Err(JsError::new("not a zlib blob")) };
     let size = blob.raw_size.unwrap_or(0) as usize;
     match inflater {
-        "zune-inflate" => Ok(crate::blob::blob_data_zlib_for_bench(&data, blob.raw_size)? as u32),
+        "zune-inflate" => Ok(crate::format::blob::blob_data_zlib_for_bench(&data, blob.raw_size)? as u32),
         "zlib-rs" => {
             let mut out = vec![0u8; size.max(1)];
             let (inflated, code) = zlib_rs::decompress_slice(&mut out, &data, zlib_rs::InflateConfig::default());

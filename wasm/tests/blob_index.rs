@@ -7,10 +7,10 @@ mod common;
 
 use std::path::PathBuf;
 
-use pbf_explorer::area::Area;
-use pbf_explorer::assemble::ElementType;
-use pbf_explorer::index::{BlobIndex, FileIdentity, IndexError};
-use pbf_explorer::query::{Inside, PreparedQuery, Query};
+use pbf_explorer::Area;
+use pbf_explorer::ElementType;
+use pbf_explorer::{BlobIndex, FileIdentity, IndexError};
+use pbf_explorer::{Inside, PreparedQuery, Query};
 use pbf_explorer::{scan_file_indexed, scan_file_prepared};
 use serde_json::Value;
 
@@ -92,8 +92,8 @@ fn an_indexed_read_gives_the_full_reads_answer_for_every_listed_query() {
 /// `file` with its OSMData blobs in reverse order (the OSMHeader first): relations, then ways,
 /// then nodes, each blob's ids descending from one to the next — an unsorted file.
 fn reversed(file: &[u8]) -> Vec<u8> {
-    let frames: Vec<_> = pbf_explorer::frame::frames(file).map(|f| f.unwrap()).collect();
-    let bytes = |f: &pbf_explorer::frame::Frame| &file[f.offset as usize..f.end as usize];
+    let frames: Vec<_> = pbf_explorer::frames(file).map(|f| f.unwrap()).collect();
+    let bytes = |f: &pbf_explorer::Frame| &file[f.offset as usize..f.end as usize];
     let (header, data): (Vec<_>, Vec<_>) = frames.iter().partition(|f| f.kind == "OSMHeader");
     header.into_iter().chain(data.into_iter().rev()).flat_map(bytes).copied().collect()
 }
@@ -198,15 +198,15 @@ fn the_index_round_trips_and_refuses_corrupt_or_stale_bytes() {
 }
 
 /// The cell at `cells.level` of a point (1e-7 degrees), as `Cells` numbers them.
-fn cell_at(cells: &pbf_explorer::index::Cells, lat: i32, lon: i32) -> u32 {
-    let top = pbf_explorer::index::Cells::cell_of(lat, lon);
-    let shift = pbf_explorer::index::CELL_LEVEL - cells.level;
-    let (x, y) = (top & ((1 << pbf_explorer::index::CELL_LEVEL) - 1), top >> pbf_explorer::index::CELL_LEVEL);
+fn cell_at(cells: &pbf_explorer::Cells, lat: i32, lon: i32) -> u32 {
+    let top = pbf_explorer::Cells::cell_of(lat, lon);
+    let shift = pbf_explorer::CELL_LEVEL - cells.level;
+    let (x, y) = (top & ((1 << pbf_explorer::CELL_LEVEL) - 1), top >> pbf_explorer::CELL_LEVEL);
     ((y >> shift) << cells.level) | (x >> shift)
 }
 
 /// Whether a point, or one a hair (1e-7°) away in case the other reader rounds otherwise, is in `cells`.
-fn covers(cells: &pbf_explorer::index::Cells, (lat, lon): (i32, i32)) -> bool {
+fn covers(cells: &pbf_explorer::Cells, (lat, lon): (i32, i32)) -> bool {
     [(0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1)].iter().any(|(a, b)| cells.ids.binary_search(&cell_at(cells, lat + a, lon + b)).is_ok())
 }
 
@@ -235,7 +235,7 @@ fn every_node_and_every_way_node_is_where_the_index_says() {
         let (mut nodes, mut way_nodes) = (0, 0);
         // The node bbox an index-building read notes is that of the nodes' cells: at most a
         // cell (at CELL_LEVEL) wider on each side than the nodes' own.
-        let cell = [1_800_000_000 >> pbf_explorer::index::CELL_LEVEL, 3_600_000_000i64 >> pbf_explorer::index::CELL_LEVEL].map(|v| v as i32 + 1);
+        let cell = [1_800_000_000 >> pbf_explorer::CELL_LEVEL, 3_600_000_000i64 >> pbf_explorer::CELL_LEVEL].map(|v| v as i32 + 1);
         for (block, entry) in blocks.iter().zip(&index.entries) {
             let mut exact = [i32::MAX, i32::MAX, i32::MIN, i32::MIN];
             for group in block.groups() {

@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use pbf_explorer::area::Area;
-use pbf_explorer::encode::{reencode, Compression};
-use pbf_explorer::query::{PreparedQuery, Query};
+use pbf_explorer::Area;
+use pbf_explorer::testing::encode::{reencode, Compression};
+use pbf_explorer::{PreparedQuery, Query};
 use pbf_explorer::{scan_file, scan_file_prepared};
 use serde_json::Value;
 

@@ -3,11 +3,11 @@
 //! one element straddling two blocks), through the first read alone and through the targeted
 //! second read (a location budget of one node).
 
-use pbf_explorer::area::Area;
-use pbf_explorer::assemble::ElementType;
-use pbf_explorer::geometry::Shape;
-use pbf_explorer::query::Query;
-use pbf_explorer::{fixtures, scan_file, scan_file_with_budget, FileScan};
+use pbf_explorer::Area;
+use pbf_explorer::ElementType;
+use pbf_explorer::Shape;
+use pbf_explorer::Query;
+use pbf_explorer::{testing::fixtures, scan_file, scan_file_with_budget, FileScan};
 
 const JULY_2020: i64 = 1_593_561_600;
 const JULY_2021: i64 = 1_625_097_600;

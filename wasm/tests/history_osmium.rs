@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use pbf_explorer::area::Area;
-use pbf_explorer::query::Query;
+use pbf_explorer::Area;
+use pbf_explorer::Query;
 use pbf_explorer::scan_file;
 
 fn history_dir() -> PathBuf {

@@ -7,10 +7,9 @@
 
 use std::path::PathBuf;
 
-use pbf_explorer::area::Area;
-use pbf_explorer::assemble::ElementType;
-use pbf_explorer::expr::ElementKind;
-use pbf_explorer::query::{Inside, Query};
+use pbf_explorer::Area;
+use pbf_explorer::ElementType;
+use pbf_explorer::{Inside, Query};
 use pbf_explorer::scan_file_with_budget;
 use serde_json::Value;
 
@@ -79,9 +78,9 @@ fn block_evaluation_agrees_with_the_plain_one() {
             .iter()
             .filter(|m| {
                 let kind = match m.element {
-                    ElementType::Node => ElementKind::Node,
-                    ElementType::Way => ElementKind::Way,
-                    ElementType::Relation => ElementKind::Relation,
+                    ElementType::Node => ElementType::Node,
+                    ElementType::Way => ElementType::Way,
+                    ElementType::Relation => ElementType::Relation,
                 };
                 let tags: Vec<(&[u8], &[u8])> = m.tags.iter().map(|(k, v)| (k.as_bytes(), v.as_bytes())).collect();
                 query.expr.eval_tags(kind, &tags)

@@ -1,10 +1,10 @@
 //! Malformed, unsupported and hostile input: every case gives its own clear error (or, for
 //! hostile text, is decoded as plain text), and nothing panics.
 
-use pbf_explorer::area::Area;
-use pbf_explorer::error::DecodeError;
-use pbf_explorer::fixtures;
-use pbf_explorer::query::Query;
+use pbf_explorer::Area;
+use pbf_explorer::DecodeError;
+use pbf_explorer::testing::fixtures;
+use pbf_explorer::Query;
 use pbf_explorer::scan_file;
 
 fn cafes_near_helsinki() -> Query {

@@ -2,11 +2,11 @@
 //! a valid one with a hole and a shell of two ways, and two broken ones that are reported with
 //! a reason and drawn as their lines (OSM wiki "Relation:multipolygon").
 
-use pbf_explorer::area::Area;
-use pbf_explorer::assemble::ElementType;
-use pbf_explorer::geometry::{ring_area2, Shape};
-use pbf_explorer::query::Query;
-use pbf_explorer::{fixtures, scan_file};
+use pbf_explorer::Area;
+use pbf_explorer::ElementType;
+use pbf_explorer::{ring_area2, Shape};
+use pbf_explorer::Query;
+use pbf_explorer::{testing::fixtures, scan_file};
 
 #[test]
 fn valid_and_broken_multipolygons() {

@@ -9,8 +9,8 @@ mod common;
 
 use std::path::PathBuf;
 
-use pbf_explorer::query::{PreparedQuery, Query};
-use pbf_explorer::assemble::ElementType;
+use pbf_explorer::{PreparedQuery, Query};
+use pbf_explorer::ElementType;
 use pbf_explorer::{scan_file, scan_file_prepared};
 use serde_json::Value;
 
@@ -89,7 +89,7 @@ fn a_file_with_duplicate_ids_answers_each_element_once() {
     }
     for (tags, expected) in [("amenity=cafe", "malta.cafe-all.json"), ("building", "malta.building-all.json")] {
         let want = json(data_dir().join("expected/with-relations").join(expected));
-        let matches = scan_file(&file, &Query::from_tags(tags, pbf_explorer::area::Area::Everywhere).unwrap()).unwrap().matches;
+        let matches = scan_file(&file, &Query::from_tags(tags, pbf_explorer::Area::Everywhere).unwrap()).unwrap().matches;
         let of = |kind: ElementType| {
             let mut ids: Vec<i64> = matches.iter().filter(|m| m.element == kind).map(|m| m.id).collect();
             ids.sort_unstable();
@@ -119,7 +119,7 @@ fn with_duplicate_ids_the_later_blobs_matching_version_wins() {
     let retagged = osc_ids(modify.split_once("<delete>").unwrap().0, "node", |l| l.contains(r#"k="amenity" v="restaurant""#));
     let created = osc_ids(create, "node", |_| true);
     assert!(retagged.len() > 10 && created.len() == 1, "changes.osc: {} retagged, {created:?} created", retagged.len());
-    let valletta = pbf_explorer::area::Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 };
+    let valletta = pbf_explorer::Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 };
     // Cafés: the first extract's matching versions stay; the created café joins them.
     let cafe = Query::from_tags("amenity=cafe", valletta.clone()).unwrap();
     let mut want = answer(&original, &cafe);

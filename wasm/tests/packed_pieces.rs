@@ -2,10 +2,10 @@
 //! writer both; either way they are one array) and embedded messages repeated (merged): a
 //! block written that way answers exactly as the same block written in one piece.
 
-use pbf_explorer::area::Area;
-use pbf_explorer::encode::{frame, header_block, packed_varints, primitive_block, with_metadata, with_relations, zlib_blob, InfoSpec, NodeSpec, RelationSpec, WaySpec};
+use pbf_explorer::Area;
+use pbf_explorer::testing::encode::{frame, header_block, packed_varints, primitive_block, with_metadata, with_relations, zlib_blob, InfoSpec, NodeSpec, RelationSpec, WaySpec};
 use pbf_explorer::proto;
-use pbf_explorer::query::Query;
+use pbf_explorer::Query;
 use pbf_explorer::scan_file;
 use prost::bytes::Bytes;
 

@@ -6,9 +6,9 @@ mod common;
 
 use std::path::PathBuf;
 
-use pbf_explorer::area::Area;
-use pbf_explorer::query::{PreparedQuery, Query};
-use pbf_explorer::assemble::ElementType;
+use pbf_explorer::Area;
+use pbf_explorer::{PreparedQuery, Query};
+use pbf_explorer::ElementType;
 use pbf_explorer::{scan_file, scan_file_prepared, scan_file_with_budget};
 use serde_json::Value;
 
@@ -172,7 +172,7 @@ fn way_geometry_matches_libosmium() {
                 let at = scan.matches.iter().position(|m| m.element == ElementType::Relation && m.id.to_string() == *id);
                 let label = format!("{name} budget {budget} relation {id}");
                 let got: Vec<Vec<i64>> = match scan.shapes[at.expect(&label)].as_ref() {
-                    Some(pbf_explorer::geometry::Shape::MultiLineString(lines)) => lines.iter().map(|l| digest(l)).collect(),
+                    Some(pbf_explorer::Shape::MultiLineString(lines)) => lines.iter().map(|l| digest(l)).collect(),
                     other => panic!("{label}: {other:?} is not a MultiLineString"),
                 };
                 let want: Vec<Vec<i64>> = reference.as_array().unwrap().iter().map(ids_in_order).collect();
@@ -231,7 +231,7 @@ fn answers_with_relations_match_libosmium() {
 }
 
 /// How many matches are nodes or ways (the answers of `expected/` leave relations out).
-fn nodes_and_ways(matches: &[pbf_explorer::assemble::Match]) -> u64 {
+fn nodes_and_ways(matches: &[pbf_explorer::Match]) -> u64 {
     matches.iter().filter(|m| m.element != ElementType::Relation).count() as u64
 }
 
@@ -255,7 +255,7 @@ fn basemap_matches_libosmium() {
             got[class][0] += 1;
             got[class][1] += n as u64;
             for v in features[i + 3..i + 3 + 2 * n].chunks(2) {
-                let d = pbf_explorer::area::haversine_m(lat, lon, v[1] as f64 * 1e-7, v[0] as f64 * 1e-7);
+                let d = pbf_explorer::haversine_m(lat, lon, v[1] as f64 * 1e-7, v[0] as f64 * 1e-7);
                 assert!(d <= radius + 0.01, "{name}: a vertex {d} m from the centre");
             }
             i += 3 + 2 * n;
@@ -272,7 +272,7 @@ fn basemap_matches_libosmium() {
 /// (relative); where libosmium built no area, ours is reported broken, with a reason.
 #[test]
 fn multipolygons_match_libosmium() {
-    use pbf_explorer::geometry::{ring_area2, Shape};
+    use pbf_explorer::{ring_area2, Shape};
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/geometry");
     let helsinki = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 };
     let mut compared = 0;

@@ -3,14 +3,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pbf_explorer::area::Area;
-use pbf_explorer::query::{PreparedQuery, Query};
-use pbf_explorer::{blob, header, scan};
+use pbf_explorer::Area;
+use pbf_explorer::{PreparedQuery, Query};
+use pbf_explorer::{blob_data, decode_header, scan_block};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(raw) = blob::blob_data(data) else { return };
-    let _ = header::decode_header(&raw);
+    let Ok(raw) = blob_data(data) else { return };
+    let _ = decode_header(&raw);
     let query = Query::from_tags("amenity=cafe shop", Area::Circle { lat: 60.17, lon: 24.94, radius: 5000.0 }).unwrap();
-    let _ = scan::scan_block(&raw, &query.prepare().unwrap());
-    let _ = scan::scan_block(&raw, &PreparedQuery::count_only());
+    let _ = scan_block(&raw, &query.prepare().unwrap());
+    let _ = scan_block(&raw, &PreparedQuery::count_only());
 });

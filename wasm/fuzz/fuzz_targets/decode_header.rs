@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = pbf_explorer::header::decode_header(data);
+    let _ = pbf_explorer::decode_header(data);
 });

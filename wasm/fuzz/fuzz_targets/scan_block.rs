@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pbf_explorer::area::Area;
-use pbf_explorer::query::Query;
-use pbf_explorer::scan::{locate_nodes, locate_ways, scan_block};
+use pbf_explorer::Area;
+use pbf_explorer::Query;
+use pbf_explorer::{locate_nodes, locate_ways, scan_block};
 use prost::bytes::Bytes;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,8 +2,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pbf_explorer::area::Area;
-use pbf_explorer::query::Query;
+use pbf_explorer::Area;
+use pbf_explorer::Query;
 
 fuzz_target!(|data: &[u8]| {
     let query = Query::from_tags("amenity", Area::Bbox { min_lon: -180.0, min_lat: -90.0, max_lon: 180.0, max_lat: 90.0 }).unwrap();

@@ -1,6 +1,6 @@
 //! What several test files share.
 
-use pbf_explorer::area::Area;
+use pbf_explorer::Area;
 use serde_json::Value;
 
 /// The area of a listed query (`tests/queries.json`): its `bbox`, else its `near` and `radius`.

@@ -4,7 +4,7 @@
 use prost::Message;
 
 use crate::error::DecodeError;
-use crate::proto;
+use crate::format::proto;
 
 /// The spec's hard cap on a BlobHeader, in bytes.
 pub const MAX_BLOB_HEADER_SIZE: u64 = 64 * 1024;

@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use crate::error::DecodeError;
-use crate::varint::Varints;
+use crate::format::varint::Varints;
 
 /// One field of a protobuf message.
 #[derive(Clone, Copy)]
@@ -353,7 +353,7 @@ impl<'a> Relation<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encode::{primitive_block, with_metadata, with_relations, InfoSpec, NodeSpec, RelationSpec, WaySpec};
+    use crate::testing::encode::{primitive_block, with_metadata, with_relations, InfoSpec, NodeSpec, RelationSpec, WaySpec};
     use prost::bytes::Bytes;
     use prost::Message;
 
@@ -447,7 +447,7 @@ mod tests {
     fn an_array_in_pieces_is_one_array() {
         let way = Way::read(&[0x08, 0x07, 0x42, 0x02, 0x02, 0x04, 0x40, 0x06, 0x42, 0x01, 0x08]).unwrap();
         assert_eq!(*way.refs.bytes(), [0x02, 0x04, 0x06, 0x08]);
-        assert_eq!(crate::varint::deltas(&way.refs.bytes(), "t").unwrap(), [1, 3, 6, 10]);
+        assert_eq!(crate::format::varint::deltas(&way.refs.bytes(), "t").unwrap(), [1, 3, 6, 10]);
         let whole = Way::read(&[0x08, 0x07, 0x42, 0x01, 0x02]).unwrap();
         assert!(matches!(whole.refs.bytes(), Cow::Borrowed([0x02])));
     }

@@ -11,7 +11,7 @@
 //! Coordinates are held as `[lat_e7, lon_e7]` (1e-7 degrees, OSM's precision) and written as
 //! `[lon, lat]` in degrees WGS84, as GeoJSON orders them.
 
-use crate::scan::Tag;
+use crate::element::Tag;
 
 /// A sequence of vertices, `[lat_e7, lon_e7]` each; a ring is closed (last = first).
 pub type Line = Vec<[i32; 2]>;
@@ -180,11 +180,10 @@ pub fn way_shape(tags: &[Tag], refs: &[i64], vertices: Vec<[i32; 2]>) -> Option<
     Some(if closed && ring && is_area(tags) { Shape::Polygon(vec![vertices]) } else { Shape::LineString(vertices) })
 }
 
-/// A member way of a relation as the assembly sees it: its role, node ids and vertices (None
-/// where a node's location is unknown).
+/// A member way of a relation as the assembly sees it: its node ids and vertices (None where a
+/// node's location is unknown). Roles are not needed: rings are classed by nesting.
 pub struct MemberWay<'a> {
     pub id: i64,
-    pub role: &'a str,
     pub refs: &'a [i64],
     pub vertices: Vec<Option<[i32; 2]>>,
 }
@@ -371,7 +370,7 @@ pub fn member_lines(ways: &[MemberWay]) -> Option<Shape> {
 mod tests {
     use super::*;
 
-    use crate::scan::tags_of as tags;
+    use crate::element::tags_of as tags;
 
     #[test]
     fn wkt() {
@@ -411,8 +410,8 @@ mod tests {
         );
     }
 
-    fn member<'a>(id: i64, role: &'a str, refs: &'a [i64], at: &[[i32; 2]]) -> MemberWay<'a> {
-        MemberWay { id, role, refs, vertices: at.iter().map(|&p| Some(p)).collect() }
+    fn member<'a>(id: i64, _role: &str, refs: &'a [i64], at: &[[i32; 2]]) -> MemberWay<'a> {
+        MemberWay { id, refs, vertices: at.iter().map(|&p| Some(p)).collect() }
     }
 
     #[test]

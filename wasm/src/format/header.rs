@@ -5,7 +5,7 @@ use prost::Message;
 use serde::Serialize;
 
 use crate::error::DecodeError;
-use crate::proto;
+use crate::format::proto;
 
 /// Required features this reader implements. A `HistoricalInformation` file holds every version
 /// of each element; queries answer it as of a moment (see [`crate::query::Query::at`]).

@@ -1,4 +1,4 @@
-//! A query: an expression of the query language ([`crate::expr`]), an [`Area`], and whether a
+//! A query: an expression of the query language ([`crate::query::language`]), an [`Area`], and whether a
 //! way or relation must lie wholly inside it. The expression is bound to each PrimitiveBlock's
 //! string table once ([`BlockQuery`]): keys and values are looked up there, a regular expression
 //! runs at most once per distinct string of the table, and elements are tested with integer
@@ -8,10 +8,15 @@ use std::cell::Cell;
 
 use serde::Deserialize;
 
-use crate::area::{Area, AreaTest};
-use crate::area_filter::AreaFilter;
+pub mod area;
+pub mod area_filter;
+pub mod language;
+
+use crate::element::ElementType;
 use crate::error::DecodeError;
-use crate::expr::{regex_matches, ElementKind, Expr, KeyPattern, ValueTest};
+use area::{Area, AreaTest};
+use area_filter::AreaFilter;
+use language::{regex_matches, Expr, KeyPattern, ValueTest};
 
 /// Whether a way or relation matches with one node in the area (`Any`, the default) or only
 /// with all of them (`All`: osmar's "exclude partial").
@@ -192,7 +197,7 @@ enum Bound<'a> {
     Or(Vec<Bound<'a>>),
     Not(Box<Bound<'a>>),
     Tag(Bits, BoundValue<'a>),
-    Type(ElementKind),
+    Type(ElementType),
 }
 
 /// The query's expression bound to one block's string table (`table[i]` is string `i`).
@@ -215,11 +220,11 @@ impl<'a, S: AsRef<[u8]>> BlockQuery<'a, S> {
     /// Whether an element of type `kind` whose tags are the (key, value) index pairs yielded by
     /// `pairs` satisfies the query (indexes must be in the table; `pairs` may be called often).
     #[inline]
-    pub fn matches<I: Iterator<Item = (u32, u32)>>(&self, kind: ElementKind, pairs: impl Fn() -> I) -> bool {
+    pub fn matches<I: Iterator<Item = (u32, u32)>>(&self, kind: ElementType, pairs: impl Fn() -> I) -> bool {
         self.eval(&self.root, kind, &pairs)
     }
 
-    fn eval<I: Iterator<Item = (u32, u32)>>(&self, b: &Bound, kind: ElementKind, pairs: &impl Fn() -> I) -> bool {
+    fn eval<I: Iterator<Item = (u32, u32)>>(&self, b: &Bound, kind: ElementType, pairs: &impl Fn() -> I) -> bool {
         match b {
             Bound::Const(c) => *c,
             Bound::And(parts) => parts.iter().all(|p| self.eval(p, kind, pairs)),
@@ -307,9 +312,9 @@ mod tests {
         let t = table(&["", "amenity", "cafe", "cuisine", "pizza"]);
         let bound = BlockQuery::bind(&q.expr, &t);
         assert!(bound.possible());
-        assert!(bound.matches(ElementKind::Node, || [(1, 2), (3, 4)].into_iter()));
-        assert!(!bound.matches(ElementKind::Node, || [(1, 2)].into_iter()));
-        assert!(!bound.matches(ElementKind::Node, || [(1, 4), (3, 4)].into_iter()));
+        assert!(bound.matches(ElementType::Node, || [(1, 2), (3, 4)].into_iter()));
+        assert!(!bound.matches(ElementType::Node, || [(1, 2)].into_iter()));
+        assert!(!bound.matches(ElementType::Node, || [(1, 4), (3, 4)].into_iter()));
         assert!(Query::from_tags("=x", Area::Everywhere).is_err());
     }
 
@@ -330,9 +335,9 @@ mod tests {
         let q = Query::from_tags("name~/^star/i or type:way", Area::Everywhere).unwrap();
         let t = table(&["", "name", "Starbucks", "Espresso House"]);
         let bound = BlockQuery::bind(&q.expr, &t);
-        assert!(bound.matches(ElementKind::Node, || [(1, 2)].into_iter()));
-        assert!(!bound.matches(ElementKind::Node, || [(1, 3)].into_iter()));
-        assert!(bound.matches(ElementKind::Way, || [(1, 3)].into_iter()));
+        assert!(bound.matches(ElementType::Node, || [(1, 2)].into_iter()));
+        assert!(!bound.matches(ElementType::Node, || [(1, 3)].into_iter()));
+        assert!(bound.matches(ElementType::Way, || [(1, 3)].into_iter()));
         let Bound::Or(parts) = &bound.root else { panic!("an or") };
         let Bound::Tag(_, BoundValue::Regex(_, memo)) = &parts[0] else { panic!("a regex") };
         assert_eq!(memo.iter().map(Cell::get).collect::<Vec<_>>(), vec![0, 0, 1, 2], "only the values asked about ran");

@@ -13,13 +13,7 @@
 
 use regex::{Regex, RegexBuilder};
 
-/// An element's type, as `type:` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ElementKind {
-    Node,
-    Way,
-    Relation,
-}
+use crate::element::ElementType;
 
 /// Which keys a condition looks at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +82,7 @@ pub enum Expr {
     /// Some tag has a key `key` names and a value `value` passes.
     Tag { key: KeyPattern, value: ValueTest },
     /// The element is of this type.
-    Type(ElementKind),
+    Type(ElementType),
 }
 
 /// A syntax error: where (column, 1-based, in characters) and what was expected.
@@ -157,7 +151,7 @@ impl Expr {
 
     /// Whether an element of type `kind` with `tags` (key, value) satisfies the query: the
     /// plain definition, tag by tag, against which the per-block evaluation is tested.
-    pub fn eval_tags(&self, kind: ElementKind, tags: &[(&[u8], &[u8])]) -> bool {
+    pub fn eval_tags(&self, kind: ElementType, tags: &[(&[u8], &[u8])]) -> bool {
         match self {
             Expr::And(parts) => parts.iter().all(|p| p.eval_tags(kind, tags)),
             Expr::Or(parts) => parts.iter().any(|p| p.eval_tags(kind, tags)),
@@ -280,9 +274,9 @@ impl Parser {
         let word = self.word_ahead();
         if word.starts_with("type:") && !self.operator_after(&word) {
             let kind = match &word[5..] {
-                "node" => ElementKind::Node,
-                "way" => ElementKind::Way,
-                "relation" => ElementKind::Relation,
+                "node" => ElementType::Node,
+                "way" => ElementType::Way,
+                "relation" => ElementType::Relation,
                 _ => return Err(ParseError { column: self.at + 6, message: "expected node, way or relation after \"type:\"".into() }),
             };
             self.at += word.len();
@@ -444,7 +438,7 @@ mod tests {
         assert_eq!(Expr::parse("name!~bucks").unwrap(), not(tag("name", ValueTest::Regex(Regex::new("bucks").unwrap()))));
         let bare = Expr::parse("(amenity~^(cafe|bar)$ cuisine)").unwrap();
         assert_eq!(bare, Expr::And(vec![tag("amenity", ValueTest::Regex(Regex::new("^(cafe|bar)$").unwrap())), tag("cuisine", ValueTest::Any)]));
-        assert_eq!(Expr::parse("type:way").unwrap(), Expr::Type(ElementKind::Way));
+        assert_eq!(Expr::parse("type:way").unwrap(), Expr::Type(ElementType::Way));
         assert_eq!(Expr::parse("addr:*").unwrap(), Expr::Tag { key: KeyPattern::Prefix("addr:".into()), value: ValueTest::Any });
         assert_eq!(Expr::parse("\"name:fi\"=\"Kauppa \\\"Iso\\\" \\\\ 1\"").unwrap(), eq("name:fi", "Kauppa \"Iso\" \\ 1"));
         assert_eq!(Expr::parse("name=Café").unwrap(), eq("name", "Café"));
@@ -484,14 +478,14 @@ mod tests {
     fn the_plain_evaluation() {
         let tags: [(&[u8], &[u8]); 3] = [(b"amenity", b"cafe"), (b"name", b"Starbucks"), (b"addr:street", b"Mannerheimintie")];
         let yes = |q: &str, kind| Expr::parse(q).unwrap().eval_tags(kind, &tags);
-        assert!(yes("amenity=cafe or amenity=restaurant", ElementKind::Node));
-        assert!(yes("name~/^star/i addr:*", ElementKind::Node));
-        assert!(!yes("name~^star", ElementKind::Node), "case-sensitive without /i");
-        assert!(yes("name~/^STAR/i", ElementKind::Node));
-        assert!(yes("amenity!=restaurant !shop", ElementKind::Node));
-        assert!(!yes("type:way amenity", ElementKind::Node));
-        assert!(yes("type:way amenity", ElementKind::Way));
-        assert!(yes("", ElementKind::Relation), "the empty query is true");
+        assert!(yes("amenity=cafe or amenity=restaurant", ElementType::Node));
+        assert!(yes("name~/^star/i addr:*", ElementType::Node));
+        assert!(!yes("name~^star", ElementType::Node), "case-sensitive without /i");
+        assert!(yes("name~/^STAR/i", ElementType::Node));
+        assert!(yes("amenity!=restaurant !shop", ElementType::Node));
+        assert!(!yes("type:way amenity", ElementType::Node));
+        assert!(yes("type:way amenity", ElementType::Way));
+        assert!(yes("", ElementType::Relation), "the empty query is true");
         assert_eq!(Expr::parse("(shop or amenity=cafe) not shop=bakery addr:*").unwrap().keys(), vec!["shop", "amenity"]);
     }
 }

@@ -5,7 +5,7 @@
 use prost::bytes::Bytes;
 use prost::Message;
 
-use crate::proto::{self, blob::Data};
+use crate::format::proto::{self, blob::Data};
 
 /// Encodes values as a packed varint array (the bytes of a packed repeated field).
 pub fn packed_varints(values: impl IntoIterator<Item = u64>) -> Bytes {
@@ -87,9 +87,9 @@ pub fn reencode(file: &[u8], compression: Compression) -> Result<Vec<u8>, crate:
 /// Errors: any [`crate::DecodeError`] of reading `file`.
 pub fn reencode_with(file: &[u8], blob_of: impl Fn(&[u8]) -> proto::Blob) -> Result<Vec<u8>, crate::DecodeError> {
     let mut out = Vec::with_capacity(file.len());
-    for f in crate::frame::frames(file) {
+    for f in crate::format::frame::frames(file) {
         let f = f?;
-        out.extend(frame(f.kind, &blob_of(&crate::blob::blob_data(f.blob)?)));
+        out.extend(frame(f.kind, &blob_of(&crate::format::blob::blob_data(f.blob)?)));
     }
     Ok(out)
 }

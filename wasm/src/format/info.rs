@@ -6,9 +6,9 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::block::{for_each_field, Field};
+use crate::format::block::{for_each_field, Field};
 use crate::error::DecodeError;
-use crate::varint::Varints;
+use crate::format::varint::Varints;
 
 /// One element version's metadata. `timestamp` in seconds since the Unix epoch (the stored
 /// value × `date_granularity` ms); `user` is untrusted text. Absent fields are
@@ -289,12 +289,12 @@ mod tests {
     #[test]
     fn an_info_timestamp_is_read_up_to_its_field_or_in_full() {
         use prost::Message;
-        let info = crate::proto::Info { version: Some(3), timestamp: Some(1_700_000_000), changeset: Some(9), uid: Some(4), user_sid: Some(1), visible: Some(true) };
+        let info = crate::format::proto::Info { version: Some(3), timestamp: Some(1_700_000_000), changeset: Some(9), uid: Some(4), user_sid: Some(1), visible: Some(true) };
         let bytes = info.encode_to_vec();
         assert_eq!(info_timestamp(&bytes, 1000), Some(1_700_000_000));
         assert_eq!(info_timestamp(&bytes, 500), Some(850_000_000), "date_granularity in ms");
         // No timestamp; a length-delimited field first (an unknown one here) makes it read in full.
-        let none = crate::proto::Info { timestamp: None, ..info }.encode_to_vec();
+        let none = crate::format::proto::Info { timestamp: None, ..info }.encode_to_vec();
         assert_eq!(info_timestamp(&none, 1000), None);
         let mut odd = vec![(7 << 3) | 2, 2, b'x', b'y'];
         odd.extend_from_slice(&bytes);
@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn dense_info_columns_decode_deltas_and_the_newest_timestamp() {
         use prost::Message;
-        let info = crate::proto::DenseInfo {
+        let info = crate::format::proto::DenseInfo {
             version: vec![1, 2, 1],
             timestamp: vec![100, 50, -20], // deltas: 100, 150, 130
             changeset: vec![7, 1, 1],
@@ -324,7 +324,7 @@ mod tests {
         // newest is the largest running sum, as the column reader sums it.
         let timestamp = vec![1_700_000_000, -3, 86_400_000, -1_000_000_000, 127, -64, 65, 900_000_000, -1];
         let n = timestamp.len();
-        let info = crate::proto::DenseInfo { version: vec![1; n], timestamp, changeset: vec![0; n], uid: vec![0; n], user_sid: vec![0; n], visible: vec![] };
+        let info = crate::format::proto::DenseInfo { version: vec![1; n], timestamp, changeset: vec![0; n], uid: vec![0; n], user_sid: vec![0; n], visible: vec![] };
         let bytes = info.encode_to_vec();
         let mut c = DenseInfoColumns::new(&bytes, 1000).unwrap();
         let newest = (0..n).map(|_| c.next_meta().unwrap().timestamp).max();

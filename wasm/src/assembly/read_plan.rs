@@ -10,7 +10,7 @@
 //! ```
 //!
 //! and after each `add` gives the decode workers what [`ReadPlan::scan_query`] now says. The
-//! passes, in order, each skipped when it has nothing to read (rules: [`crate::assemble`]):
+//! passes, in order, each skipped when it has nothing to read (rules: [`crate::assembly`]):
 //!
 //! 1. the first read: every frame in file order, or with a blob index only the blobs it names
 //!    ([`BlobIndex::plan`]); it may also note the file's blob index;
@@ -23,13 +23,14 @@
 //!
 //! The basemap read ([`ReadPlan::basemap_read`]) comes after, when the page asks for it.
 
-use crate::assemble::{Assembler, BlobEntry, SecondRead};
-use crate::context::ContextNodes;
+use crate::assembly::{Assembler, BlobEntry, SecondRead};
+use crate::basemap::ContextNodes;
 use crate::error::DecodeError;
-use crate::header::HeaderInfo;
+use crate::format::header::HeaderInfo;
 use crate::index::{BlobIndex, FileIdentity, IndexError};
 use crate::query::{Inside, PreparedQuery};
-use crate::scan::{BlockScan, BlockSummary};
+use crate::scan::BlockScan;
+use crate::summary::BlockSummary;
 
 /// What a decode worker does with each blob of a read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,7 +41,7 @@ pub enum Decode {
     LocateWays,
     /// Find the locations of the nodes whose ids are its slice of `wanted` ([`crate::scan::locate_nodes`]).
     LocateNodes,
-    /// Draw its basemap features ([`crate::context::context_ways`]) from [`Read::basemap_nodes`].
+    /// Draw its basemap features ([`crate::basemap::context_ways`]) from [`Read::basemap_nodes`].
     Basemap,
 }
 
@@ -117,7 +118,7 @@ pub struct ReadPlan {
 
 impl ReadPlan {
     /// A plan for `query`, keeping at most `budget` node locations of the area before the node
-    /// location pass takes over ([`crate::assemble::DEFAULT_LOCATION_BUDGET`] by default).
+    /// location pass takes over ([`crate::assembly::DEFAULT_LOCATION_BUDGET`] by default).
     pub fn new(query: &PreparedQuery, budget: usize) -> ReadPlan {
         let assembler = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == Inside::All);
         // The index is noted only when asked for (build_index), never by an indexed read.
@@ -341,7 +342,7 @@ impl ReadPlan {
     }
 
     /// Sets the decode workers' area filter (None: none) and notes the change.
-    fn set_area_filter(&mut self, filter: Option<crate::area_filter::AreaFilter>) {
+    fn set_area_filter(&mut self, filter: Option<crate::query::area_filter::AreaFilter>) {
         if self.scan.area_filter.is_some() || filter.is_some() {
             self.scan.area_filter = filter;
             self.scan_version += 1;

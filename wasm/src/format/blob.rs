@@ -10,8 +10,8 @@ use prost::bytes::Bytes;
 use prost::Message;
 
 use crate::error::DecodeError;
-use crate::frame::MAX_BLOB_SIZE;
-use crate::proto::{self, blob::Data};
+use crate::format::frame::MAX_BLOB_SIZE;
+use crate::format::proto::{self, blob::Data};
 
 /// Decodes an encoded `Blob` message and returns its uncompressed data.
 ///
@@ -172,7 +172,7 @@ fn inflate_zlib(data: &[u8], declared: Option<i32>) -> Result<Vec<u8>, DecodeErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::proto::Blob;
+    use crate::format::proto::Blob;
 
     #[test]
     fn a_zstd_window_over_32_mib_is_refused_from_its_header() {
@@ -188,7 +188,7 @@ mod tests {
         assert_eq!(err, DecodeError::Inflate("zstd: the frame's window is larger than 32 MiB".into()));
         // What a real encoder writes passes.
         let data = vec![7u8; 100_000];
-        let z = crate::encode::blob_with(&data, crate::encode::Compression::Zstd);
+        let z = crate::testing::encode::blob_with(&data, crate::testing::encode::Compression::Zstd);
         assert_eq!(&blob_data(&z.encode_to_vec()).unwrap()[..], &data[..]);
     }
 
@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn reads_zstd_and_lz4_and_refuses_lies() {
-        use crate::encode::{blob_with, Compression};
+        use crate::testing::encode::{blob_with, Compression};
         let data: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
         for c in [Compression::Zstd, Compression::Lz4, Compression::Raw] {
             let blob = blob_with(&data, c);

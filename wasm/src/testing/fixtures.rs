@@ -1,4 +1,4 @@
-//! Broken and hostile PBF files, built with [`crate::encode`], for the decoder's tests and
+//! Broken and hostile PBF files, built with [`crate::testing::encode`], for the decoder's tests and
 //! for the browser tests (`cargo run --example write_fixtures -- DIR` writes them out).
 //! Every file holds real-looking cafés near Helsinki's centre (60.1699, 24.9384) so a test can
 //! check what was found before the bad spot.
@@ -6,8 +6,8 @@
 use prost::bytes::Bytes;
 use prost::Message;
 
-use crate::encode::{blob_with, file, frame, header_block, primitive_block, with_metadata, with_relations, zlib_blob, Compression, InfoSpec, NodeSpec, RelationSpec, WaySpec};
-use crate::proto::{self, blob::Data};
+use crate::testing::encode::{blob_with, file, frame, header_block, primitive_block, with_metadata, with_relations, zlib_blob, Compression, InfoSpec, NodeSpec, RelationSpec, WaySpec};
+use crate::format::proto::{self, blob::Data};
 
 const HELSINKI_BBOX: [f64; 4] = [24.90, 60.15, 24.98, 60.19];
 const FEATURES: [&str; 2] = ["OsmSchema-V0.6", "DenseNodes"];
@@ -226,7 +226,7 @@ pub fn delta_overflow() -> Vec<u8> {
         let mut block = cafes(300, 2);
         let dense = block.primitivegroup[0].dense.as_mut().unwrap();
         // i64::MAX, then +1 (zigzag 2): the running sum overflows.
-        dense.id = vec![crate::encode::packed_varints([u64::MAX - 1, 2])];
+        dense.id = vec![crate::testing::encode::packed_varints([u64::MAX - 1, 2])];
         frame("OSMData", &zlib_blob(&block.encode_to_vec()))
     })
 }

@@ -1,5 +1,5 @@
 //! Packed varint arrays read in place (protobuf encoding: base-128 varints, zigzag for
-//! sint64): the hot arrays of a PrimitiveBlock, as [`crate::block`] hands them over, walked
+//! sint64): the hot arrays of a PrimitiveBlock, as [`crate::format::block`] hands them over, walked
 //! without allocating, or merely counted.
 
 use crate::error::DecodeError;
@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn every_varint_length_reads_back() {
         let values = [0, 1, 127, 128, 300, 16_383, 16_384, 1 << 21, 1 << 35, (1 << 56) + 3, 1 << 63, u64::MAX];
-        let bytes = crate::encode::packed_varints(values.iter().copied().cycle().take(3 * values.len()));
+        let bytes = crate::testing::encode::packed_varints(values.iter().copied().cycle().take(3 * values.len()));
         let mut v = Varints::new(&bytes, "t");
         let mut read = Vec::new();
         while !v.is_empty() {

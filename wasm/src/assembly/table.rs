@@ -5,8 +5,8 @@
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use crate::assemble::ElementType;
-use crate::scan::Tag;
+use crate::element::ElementType;
+use crate::element::Tag;
 
 /// A cell's sort key: numbers by value, text by code point, a missing tag last in either direction.
 #[derive(PartialEq, PartialOrd)]
@@ -123,7 +123,7 @@ pub fn columns(query_keys: &[String], stats: &TagStats, max: usize) -> Vec<Strin
 mod tests {
     use super::*;
 
-    use crate::scan::tags_of as tags;
+    use crate::element::tags_of as tags;
 
     #[test]
     fn orders_by_a_column_numbers_by_value_and_missing_last() {

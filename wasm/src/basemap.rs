@@ -6,9 +6,9 @@
 //! the first read kept) give its lines, clipped to the area by leaving the other nodes out.
 //! Relations (large multipolygon lakes or parks) are not drawn in the basemap.
 
-use crate::block::{Block, Way};
+use crate::format::block::{Block, Way};
 use crate::error::DecodeError;
-use crate::varint;
+use crate::format::varint;
 
 /// Areas up to this size (km²) get a basemap: a large city's centre. Past it, the ways to draw
 /// would be too many to stay fluid on the map, and the read too long.
@@ -100,6 +100,7 @@ fn is_major_road(value: &[u8]) -> bool {
 
 /// The class of a way from its tags: when several tags make one, the first of water, building,
 /// green, landuse, waterway, road and railway wins (an area is drawn under the lines anyway).
+#[cfg(test)]
 pub fn classify<'a>(tags: impl Iterator<Item = (&'a [u8], &'a [u8])>) -> Option<ContextClass> {
     classify_keys(tags.map(|(k, v)| (key_of(k), v)))
 }
@@ -250,7 +251,7 @@ mod tests {
 
     #[test]
     fn areas_keep_their_located_ring_and_lines_split_at_missing_nodes() {
-        use crate::encode::{primitive_block, WaySpec};
+        use crate::testing::encode::{primitive_block, WaySpec};
         use prost::Message;
         let nodes = ContextNodes::new(vec![1, 2, 3, 5, 6], vec![10, 20, 30, 50, 60], vec![1, 2, 3, 5, 6]);
         let way = |id, refs, tags| WaySpec { id, refs, tags };

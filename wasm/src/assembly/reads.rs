@@ -1,0 +1,212 @@
+//! The targeted reads' plans: which blobs each pass after the first must fetch (by id ranges,
+//! bboxes and, with a blob index, its cells), and what their findings add.
+
+use super::*;
+
+impl Assembler {
+
+    /// The blob index the scans noted (when the query asked for one: [`crate::query::PreparedQuery::index`])
+    /// for the file of `identity`, whose OSMHeader frame is at `header_frame` (offset, size).
+    /// None when no scan noted anything.
+    pub fn blob_index(&mut self, identity: FileIdentity, replication_timestamp: Option<i64>, header_frame: (u64, u64)) -> Option<BlobIndex> {
+        Some(self.index_builder.take()?.finish(identity, replication_timestamp, header_frame, self.counts))
+    }
+
+
+    /// Starts an indexed read: every blob and the file's counts come from `index`, so the
+    /// targeted reads and the basemap can plan from them; `plan` says which blobs the first
+    /// read takes ([`BlobIndex::plan`]). When it skips node blobs of the area, ways are placed
+    /// by the second read.
+    pub fn use_index(&mut self, index: &BlobIndex, plan: &IndexedPlan) {
+        self.blobs = index.entries.iter().map(|e| BlobEntry { index: e.index, offset: e.offset, size: e.size, summary: e.summary }).collect();
+        self.counts = index.counts;
+        self.indexed = true;
+        self.way_cells = index.entries.iter().map(|e| (e.index, e.way_cells.clone())).collect();
+        if !plan.area_nodes_complete {
+            self.overflowed = true;
+            self.locations.clear();
+            return;
+        }
+        let area = &self.area;
+        let node_blobs: FxHashSet<u32> =
+            plan.entries.iter().map(|&i| &index.entries[i]).filter(|e| e.summary.has_nodes() && e.nodes_meet(area)).map(|e| e.index).collect();
+        if node_blobs.is_empty() {
+            self.area_nodes_seen = AreaNodesSeen::All;
+            self.area_filter_due();
+        } else {
+            self.area_nodes_seen = AreaNodesSeen::Awaiting(node_blobs);
+        }
+    }
+
+
+    /// The blobs that pass `keep`, in file order (a targeted read's plan).
+    fn blobs_where(&self, keep: impl Fn(&BlobEntry) -> bool) -> Vec<BlobEntry> {
+        let mut blobs: Vec<BlobEntry> = self.blobs.iter().filter(|b| keep(b)).copied().collect();
+        blobs.sort_by_key(|b| b.index);
+        blobs
+    }
+
+
+    /// What the first read learnt about the file: OSMData blobs by compression, element
+    /// counts, the id range of each element type and the newest timestamp.
+    pub fn file_facts(&self) -> FileFacts {
+        let mut blobs = std::collections::BTreeMap::new();
+        for b in &self.blobs {
+            *blobs.entry(crate::format::blob::COMPRESSIONS[b.summary.compression as usize].to_string()).or_insert(0u64) += 1;
+        }
+        let range = |pick: fn(&BlockSummary) -> (i64, i64)| {
+            let (lo, hi) = self.blobs.iter().map(|b| pick(&b.summary)).fold((i64::MAX, i64::MIN), |(a, b), (c, d)| (a.min(c), b.max(d)));
+            (lo <= hi).then_some([lo, hi])
+        };
+        FileFacts {
+            blobs,
+            counts: self.counts,
+            id_ranges: IdRanges {
+                node: range(|s| (s.min_node_id, s.max_node_id)),
+                way: range(|s| (s.min_way_id, s.max_way_id)),
+                relation: range(|s| (s.min_relation_id, s.max_relation_id)),
+            },
+            newest_timestamp: self.blobs.iter().map(|b| b.summary.max_timestamp).max().filter(|&t| t > i64::MIN),
+        }
+    }
+
+
+    /// What the rescan read must fetch: the blobs some of whose ways were dropped before a node
+    /// of the area came after all (a file not sorted by type then id), in file order; None when
+    /// the drops stand. Call once the first read is over, before the member read.
+    pub fn rescan_read(&self) -> Option<Vec<BlobEntry>> {
+        if !self.rescan {
+            return None;
+        }
+        Some(self.blobs_where(|b| self.dropped_in.binary_search(&b.index).is_ok()))
+    }
+
+
+    /// Adds the candidate ways of the scan of blob `index` from the rescan read (the rest of
+    /// the scan was added by the first read); the ways it kept then are kept as they are.
+    pub fn add_rescanned_ways(&mut self, index: u32, scan: BlockScan) {
+        for w in scan.ways {
+            if self.ways.get(&w.id).is_none_or(|e| e.blob < index) {
+                self.add_way(index, w, false);
+            }
+        }
+    }
+
+
+    /// What the member read must fetch: the blobs whose way-id range holds a way member of a
+    /// candidate relation whose node refs are not known yet, or None.
+    pub fn member_read(&self) -> Option<SecondRead> {
+        let mut wanted: Vec<i64> = self
+            .relations
+            .values()
+            .flat_map(|r| r.members.iter().filter(|m| m.0 == 1).map(|m| m.1))
+            .filter(|&id| self.way_refs(id).is_none())
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return None;
+        }
+        let blobs = self.blobs_where(|b| b.summary.may_hold_way(&wanted));
+        Some(SecondRead { blobs, wanted })
+    }
+
+
+    /// Adds the member ways found by the member read in blob `index`: `(way id, node refs)`.
+    pub fn add_member_ways(&mut self, index: u32, found: Vec<(i64, Vec<i64>)>) {
+        for (id, refs) in found {
+            match self.member_ways.get(&id) {
+                Some((blob, _)) if *blob > index => {}
+                _ => {
+                    self.member_ways.insert(id, (index, refs));
+                }
+            }
+        }
+    }
+
+
+    /// What the targeted second read must fetch, or None when nothing is missing (the node
+    /// locations of the area were all kept).
+    pub fn second_read(&self) -> Option<SecondRead> {
+        if !self.overflowed {
+            return None;
+        }
+        let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed).flat_map(|w| w.refs.iter().copied()).collect();
+        for r in self.relations.values() {
+            wanted.extend(member_nodes(r, &self.ways, &self.member_ways));
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        let blobs = self.blobs_where(|b| b.summary.may_hold_node(&wanted) && self.area.meets_bbox_e7(b.summary.bbox_e7));
+        Some(SecondRead { blobs, wanted })
+    }
+
+
+    /// Adds node locations found by the second read in blob `index`: `(id, lat_e7, lon_e7)`
+    /// in 1e-7 degrees. Only those in the area are kept.
+    pub fn add_locations(&mut self, index: u32, found: &[(i64, i32, i32)]) {
+        let mut inside: Vec<(i64, i32, i32)> =
+            found.iter().copied().filter(|&(_, y, x)| y == NO_LOCATION || self.area.contains(y as f64 * 1e-7, x as f64 * 1e-7)).collect();
+        inside.sort_by_key(|l| l.0);
+        self.locations.add(
+            index,
+            inside.iter().map(|l| l.0).collect(),
+            inside.iter().map(|l| l.1).collect(),
+            inside.iter().map(|l| l.2).collect(),
+        );
+    }
+
+
+    /// What the geometry read must fetch: the blobs whose node-id range holds a node of a
+    /// matched way that is not located yet, or None when nothing is missing (or the answer is
+    /// over [`MAX_SHAPES`]). Call after [`Assembler::finish`].
+    pub fn geometry_read(&mut self) -> Option<SecondRead> {
+        if self.matched > MAX_SHAPES {
+            return None;
+        }
+        let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed && w.position.is_some()).flat_map(|w| w.refs.iter().copied()).collect();
+        for r in self.relations.values().filter(|r| r.matched) {
+            for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
+                wanted.extend_from_slice(way_refs(&self.ways, &self.member_ways, member).unwrap_or_default());
+            }
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        wanted.retain(|&r| locate(&mut self.locations, &mut self.outside, r).is_none());
+        if wanted.is_empty() {
+            return None;
+        }
+        let blobs = self.blobs_where(|b| b.summary.may_hold_node(&wanted));
+        Some(SecondRead { blobs, wanted })
+    }
+
+
+    /// Adds node locations found by the geometry read in blob `index`: `(id, lat_e7, lon_e7)`.
+    pub fn add_way_locations(&mut self, index: u32, found: &[(i64, i32, i32)]) {
+        let mut found = found.to_vec();
+        found.sort_by_key(|l| l.0);
+        self.outside.add(index, found.iter().map(|l| l.0).collect(), found.iter().map(|l| l.1).collect(), found.iter().map(|l| l.2).collect());
+    }
+
+
+    /// What the basemap read ([`crate::basemap`]) needs: the area's node locations (ids
+    /// ascending) and the blobs that hold ways, in file order. Errors with the reason to show
+    /// when the basemap is skipped: no area, an area over [`CONTEXT_MAX_AREA_KM2`], or more
+    /// nodes in it than the location budget.
+    pub fn context_read(&mut self) -> Result<(ContextNodes, Vec<BlobEntry>), String> {
+        let km2 = self.area.area_km2();
+        if km2.is_infinite() {
+            return Err("no basemap for a whole-file query: choose an area to see its streets".into());
+        }
+        if km2 > CONTEXT_MAX_AREA_KM2 {
+            return Err(format!("no basemap: the area ({km2:.0} km²) is larger than a city (up to {CONTEXT_MAX_AREA_KM2:.0} km²)"));
+        }
+        if self.overflowed {
+            return Err(format!("no basemap: the area holds more than {} nodes", self.budget));
+        }
+        let (ids, lats, lons) = self.locations.to_sorted();
+        let mut blobs = self.blobs_where(|b| b.summary.has_ways() && self.area.meets_bbox_e7(b.summary.way_bbox_e7));
+        blobs.retain(|b| self.way_cells.get(&b.index).is_none_or(|c| c.meet(&self.area)));
+        Ok((ContextNodes::new(ids, lats, lons), blobs))
+    }
+}

@@ -1,0 +1,180 @@
+//! Unit tests of the assembler's rules.
+
+use super::*;
+use crate::query::area::Area;
+use crate::scan::{AreaNodes, MatchedNode};
+
+fn tags(name: &str) -> Vec<Tag> {
+    vec![("amenity".into(), "cafe".into()), ("name".into(), name.into())]
+}
+
+fn block(nodes: &[(i64, f64, f64)], matched: &[(i64, &str)], ways: &[(i64, &[i64])]) -> BlockScan {
+    let mut scan = BlockScan::default();
+    let e7 = |d: f64| (d * 1e7).round() as i32;
+    scan.area_nodes = AreaNodes {
+        ids: nodes.iter().map(|n| n.0).collect(),
+        lats_e7: nodes.iter().map(|n| e7(n.1)).collect(),
+        lons_e7: nodes.iter().map(|n| e7(n.2)).collect(),
+    };
+    for &(id, lat, lon) in nodes {
+        scan.summary.add_node(id, e7(lat), e7(lon));
+    }
+    for &(id, name) in matched {
+        let &(_, lat, lon) = nodes.iter().find(|n| n.0 == id).unwrap();
+        scan.nodes.push(MatchedNode { id, lat, lon, tags: tags(name), meta: None });
+    }
+    for &(id, refs) in ways {
+        scan.ways.push(WayCandidate { id, tags: tags("w"), refs: refs.to_vec(), position: None, vertices: Vec::new(), meta: None });
+        scan.summary.min_way_id = scan.summary.min_way_id.min(id);
+        scan.summary.max_way_id = scan.summary.max_way_id.max(id);
+    }
+    scan
+}
+
+fn everywhere() -> AreaTest {
+    Area::Everywhere.prepare().unwrap()
+}
+
+#[test]
+fn ways_are_placed_whatever_the_blob_order() {
+    let nodes = block(&[(1, 1.0, 2.0), (2, 3.0, 4.0)], &[], &[]);
+    let ways = block(&[], &[], &[(10, &[1, 2, 99])]);
+    for order in [[0, 1], [1, 0]] {
+        let mut a = Assembler::new(everywhere(), 100);
+        for i in order {
+            let scan = if i == 0 { nodes.clone() } else { ways.clone() };
+            a.add_block(i as u32 + 1, 0, 0, scan).unwrap();
+        }
+        a.finish();
+        let m = a.get(ElementType::Way, 10).expect("placed");
+        assert!((m.lat - 2.0).abs() < 1e-9 && (m.lon - 3.0).abs() < 1e-9);
+        assert_eq!(a.len(), 1);
+    }
+}
+
+#[test]
+fn the_later_blob_wins_for_duplicate_ids_in_any_order() {
+    let early = block(&[(1, 1.0, 1.0)], &[(1, "early")], &[]);
+    let late = block(&[(1, 2.0, 2.0)], &[(1, "late")], &[]);
+    for swap in [false, true] {
+        let mut a = Assembler::new(everywhere(), 100);
+        let (x, y) = if swap { ((5, late.clone()), (2, early.clone())) } else { ((2, early.clone()), (5, late.clone())) };
+        a.add_block(x.0, 0, 0, x.1).unwrap();
+        a.add_block(y.0, 0, 0, y.1).unwrap();
+        let m = a.get(ElementType::Node, 1).unwrap();
+        assert_eq!((m.lat, label_of(&m.tags).as_str()), (2.0, "late"));
+        assert_eq!(a.len(), 1);
+        assert_eq!(a.all().len(), 1);
+    }
+}
+
+/// The area filter: given once the area's nodes are all in; a way it left out that replaces
+/// an earlier copy, and every way it left out once a node of the area comes after all, are
+/// scanned again whole (the rescan read), so the answer is the one without it.
+#[test]
+fn the_area_filter_is_given_taken_back_and_its_left_out_ways_rescanned() {
+    let area = || Area::Circle { lat: 0.0, lon: 0.0, radius: 1000.0 }.prepare().unwrap();
+    let outside = |ids: &[i64]| BlockScan { ways_outside: ids.to_vec(), ..block(&[], &[], &[]) };
+    let start = || {
+        let mut a = Assembler::new(area(), 100);
+        a.expect_sorted();
+        a.add_block(1, 100, 10, block(&[(1, 0.0, 0.0)], &[], &[])).unwrap();
+        assert_eq!(a.take_area_filter_change(), None, "not before the first blob of ways");
+        a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1])])).unwrap();
+        let filter = a.take_area_filter_change().expect("a change").expect("a filter");
+        assert!(filter.may_hold(1));
+        assert_eq!(a.take_area_filter_change(), None, "given once");
+        a
+    };
+    // A later copy of way 10, none of whose nodes is in the area, left out by the filter.
+    let mut a = start();
+    a.add_block(3, 120, 10, outside(&[10])).unwrap();
+    assert_eq!(a.rescan_read().unwrap().iter().map(|b| b.index).collect::<Vec<_>>(), vec![3]);
+    a.add_rescanned_ways(3, block(&[], &[], &[(10, &[99])]));
+    a.finish();
+    assert!(a.is_empty(), "the later copy replaced the matching one");
+    // A node of the area after the filter was given: it is taken back, and the ways it left out are scanned again.
+    let mut a = start();
+    a.add_block(3, 120, 10, outside(&[11])).unwrap();
+    assert!(a.rescan_read().is_none(), "nothing to scan again while the filter holds");
+    a.add_block(4, 130, 10, block(&[(2, 0.0, 0.0)], &[], &[])).unwrap();
+    assert_eq!(a.take_area_filter_change(), Some(None));
+    assert_eq!(a.rescan_read().unwrap().iter().map(|b| b.index).collect::<Vec<_>>(), vec![3]);
+    a.add_rescanned_ways(3, block(&[], &[], &[(11, &[2])]));
+    a.finish();
+    assert!(a.get(ElementType::Way, 11).is_some(), "way 11 matches by the node that came late");
+    // No filter of a whole file's nodes: it would leave out nothing.
+    let mut a = Assembler::new(everywhere(), 100);
+    a.expect_sorted();
+    a.add_block(1, 100, 10, block(&[(1, 0.0, 0.0)], &[], &[])).unwrap();
+    a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1])])).unwrap();
+    assert_eq!(a.take_area_filter_change(), None);
+}
+
+#[test]
+fn past_the_budget_locations_are_dropped_and_the_second_read_names_the_blobs() {
+    let mut a = Assembler::new(everywhere(), 2);
+    a.add_block(1, 100, 10, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0)], &[], &[])).unwrap();
+    a.add_block(2, 110, 10, block(&[(3, 1.0, 1.0), (4, 3.0, 3.0)], &[], &[])).unwrap();
+    a.add_block(3, 120, 10, block(&[(5, 1.0, 1.0)], &[], &[])).unwrap();
+    a.add_block(4, 130, 10, block(&[], &[], &[(10, &[3, 4])])).unwrap();
+    assert!(a.overflowed());
+    assert_eq!(a.locations_held(), 0);
+    assert!(a.get(ElementType::Way, 10).is_none());
+    let plan = a.second_read().unwrap();
+    assert_eq!(plan.wanted, vec![3, 4]);
+    assert_eq!(plan.blobs.iter().map(|b| b.index).collect::<Vec<_>>(), vec![2]);
+    a.add_locations(2, &[(3, 10_000_000, 10_000_000), (4, 30_000_000, 30_000_000)]);
+    a.finish();
+    let m = a.get(ElementType::Way, 10).unwrap();
+    assert!((m.lat - 2.0).abs() < 1e-9);
+}
+
+#[test]
+fn csv_quotes_what_needs_quoting() {
+    let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None, distance: None };
+    let keys = CsvColumns::new(vec!["amenity".to_string(), "name".to_string(), "x,y".to_string()]);
+    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,amenity,name,\"x,y\"\r\n");
+    assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"a, \"\"b\"\"\nc\",\r\n");
+    // Values go to their key's column whatever the tags' order; a repeated key keeps its first value.
+    let m = Match { tags: vec![("x,y".into(), "1".into()), ("amenity".into(), "cafe".into()), ("x,y".into(), "2".into())], ..m };
+    assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),cafe,,1\r\n");
+}
+
+#[test]
+fn changes_are_drained_once_and_rows_are_sorted_by_label() {
+    let mut a = Assembler::new(everywhere(), 100);
+    a.add_block(1, 0, 0, block(&[(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0)], &[(1, "b"), (2, "a"), (3, "b")], &[])).unwrap();
+    let first = a.drain_changes(2);
+    assert_eq!(first.len(), 1 + 2 * 4, "nothing removed, two of the three added");
+    assert_eq!(first[0], 0.0);
+    assert_eq!((first[1] as i64 % 4, first[2], first[3], first[4]), (ElementType::Node as i64, 0.0, 1.0, 1.0));
+    assert_eq!(a.drain_changes(usize::MAX).len(), 1 + 4, "the third");
+    assert_eq!(a.drain_changes(usize::MAX), vec![0.0]);
+    let ids: Vec<i64> = a.rows(0, 10).iter().map(|m| m.id).collect();
+    assert_eq!(ids, vec![2, 1, 3]);
+    assert_eq!(a.rows(1, 1)[0].id, 1);
+}
+
+#[test]
+fn a_matched_way_gets_its_full_geometry_from_the_geometry_read() {
+    let area = Area::Circle { lat: 0.0, lon: 0.0, radius: 1000.0 }.prepare().unwrap();
+    let mut a = Assembler::new(area, 100);
+    // Node 1 lies in the area; node 2, one degree east, does not (its block holds it, the
+    // first read kept only the area's locations).
+    let mut nodes = block(&[(1, 0.0, 0.0)], &[], &[]);
+    nodes.summary.add_node(2, 0, 10_000_000);
+    a.add_block(1, 100, 10, nodes).unwrap();
+    a.add_block(2, 110, 10, block(&[], &[], &[(10, &[1, 2])])).unwrap();
+    a.finish();
+    assert_eq!(a.shape(ElementType::Way, 10), Some(Shape::Point([0, 0])), "a point until its geometry is known");
+    let plan = a.geometry_read().unwrap();
+    assert_eq!((plan.wanted.clone(), plan.blobs.iter().map(|b| b.index).collect::<Vec<_>>()), (vec![2], vec![1]));
+    a.add_way_locations(1, &[(2, 0, 10_000_000)]);
+    a.drain_changes(usize::MAX);
+    a.finish_geometry();
+    assert_eq!(a.shape(ElementType::Way, 10), Some(Shape::LineString(vec![[0, 0], [0, 10_000_000]])));
+    let changes = a.drain_changes(usize::MAX);
+    assert_eq!(changes, vec![1.0, 41.0, 41.0, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0], "removed as a point, added as a line");
+    assert!(a.geometry_read().is_none(), "nothing missing any more");
+}

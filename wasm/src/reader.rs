@@ -1,0 +1,127 @@
+//! The crate's own native reader: a whole file held in memory, read on this thread by the same
+//! read plan ([`crate::assembly::read_plan`]) the browser's query worker drives. Tests, benches
+//! and the command-line examples use it.
+
+use crate::assembly::read_plan::{Blobs, Decode, Found, ReadPlan};
+use crate::assembly::{FileFacts, Match, DEFAULT_LOCATION_BUDGET};
+use crate::assembly::geometry::Shape;
+use crate::error::DecodeError;
+use crate::format::{blob, frame, header};
+use crate::format::header::HeaderInfo;
+use crate::index::{BlobIndex, FileIdentity};
+use crate::query::{PreparedQuery, Query};
+use crate::summary::Counts;
+use crate::{basemap, scan};
+
+/// The answer for a whole file read in memory.
+pub struct FileScan {
+    pub header: HeaderInfo,
+    pub counts: Counts,
+    /// In the list's order: label, then type and id.
+    pub matches: Vec<Match>,
+    /// The geometry of each match, in the same order (see [`Assembler::shape`]);
+    /// None for a relation none of whose members is in the file.
+    pub shapes: Vec<Option<Shape>>,
+    /// The basemap of the query's area ([`basemap::context_ways`]' encoding, blobs in file
+    /// order), or why there is none.
+    pub context: Result<Vec<i32>, String>,
+    /// What the read learnt about the file (blobs by compression, counts, id ranges).
+    pub facts: FileFacts,
+    /// The file's blob index, when the query asked the scans for it ([`PreparedQuery::index`]).
+    pub index: Option<BlobIndex>,
+    /// The ways the answer held at its end, matched or not ([`Assembler::ways_held`]).
+    pub ways_held: usize,
+    /// The candidate ways the first read's scans carried ([`scan::BlockScan::ways`]): fewer than
+    /// the file's ways with the query's tags once the area filter is given to the scans.
+    pub ways_scanned: usize,
+}
+
+/// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
+///
+/// Errors: any [`DecodeError`], prefixed by nothing; the first frame must be an OSMHeader
+/// (else [`DecodeError::Inconsistent`]). Frames of unknown type are skipped, as the spec says.
+pub fn scan_file(file: &[u8], query: &Query) -> Result<FileScan, DecodeError> {
+    scan_file_prepared(file, &query.prepare()?)
+}
+
+/// [`scan_file`] for a prepared query, e.g. [`PreparedQuery::count_only`].
+pub fn scan_file_prepared(file: &[u8], prepared: &PreparedQuery) -> Result<FileScan, DecodeError> {
+    scan_file_with_budget(file, prepared, DEFAULT_LOCATION_BUDGET)
+}
+
+/// [`scan_file_prepared`] keeping at most `budget` node locations during the first read (the
+/// rest come from a targeted second read, as in the browser).
+pub fn scan_file_with_budget(file: &[u8], prepared: &PreparedQuery, budget: usize) -> Result<FileScan, DecodeError> {
+    scan_file_with(file, prepared, budget, None)
+}
+
+/// [`scan_file_prepared`] reading only the blobs `index` says the query needs (as the browser
+/// does on a second query).
+///
+/// Errors: as [`scan_file`]; the index must be this file's (see [`BlobIndex::check`]), and
+/// of a file without history ([`DecodeError::Inconsistent`] for a history file).
+pub fn scan_file_indexed(file: &[u8], prepared: &PreparedQuery, index: &BlobIndex) -> Result<FileScan, DecodeError> {
+    scan_file_with(file, prepared, DEFAULT_LOCATION_BUDGET, Some(index))
+}
+
+/// The native driver of a [`ReadPlan`]: each read it asks for, from a file held in
+/// memory, on this thread.
+fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: Option<&BlobIndex>) -> Result<FileScan, DecodeError> {
+    let mut plan = ReadPlan::new(prepared, budget);
+    match index {
+        Some(index) => plan.use_index(index.clone()),
+        None if prepared.index => plan.build_index(),
+        None => {}
+    }
+    let mut ways_scanned = 0;
+    while let Some(read) = plan.next_read()? {
+        let frames: Vec<(u32, u64, u64, &str, &[u8])> = match &read.blobs {
+            Blobs::WholeFile => frame::frames(file).enumerate().map(|(i, f)| f.map(|f| (i as u32, f.offset, f.end - f.offset, f.kind, f.blob))).collect::<Result<_, _>>()?,
+            Blobs::Listed(blobs) => blobs.iter().map(|b| frame::frame_at(file, b.offset).map(|(kind, blob)| (b.index, b.offset, b.size, kind, blob))).collect::<Result<_, _>>()?,
+        };
+        let slices = match &read.blobs {
+            Blobs::WholeFile => Vec::new(),
+            Blobs::Listed(blobs) => blobs.iter().map(|b| &read.wanted[b.from..b.to]).collect(),
+        };
+        for (i, (index, offset, size, kind, blob)) in frames.into_iter().enumerate() {
+            let wanted = slices.get(i).copied().unwrap_or_default();
+            let found = match (kind, read.decode) {
+                ("OSMHeader", _) => {
+                    plan.add_header(header::decode_header(&blob::blob_data(blob)?)?, offset, size)?;
+                    continue;
+                }
+                ("OSMData", Decode::Scan) => {
+                    let scan = scan::scan_blob(blob, plan.scan_query().0)?;
+                    ways_scanned += if read.reread { 0 } else { scan.ways.len() };
+                    Found::Scan(scan)
+                }
+                ("OSMData", Decode::LocateWays) => Found::Ways(scan::locate_ways(&blob::blob_data(blob)?, wanted, plan.scan_query().0.as_of())?),
+                ("OSMData", Decode::LocateNodes) => Found::Nodes(scan::locate_nodes(&blob::blob_data(blob)?, wanted, plan.scan_query().0.as_of())?),
+                _ => continue, // unknown frame types are skipped, as the spec says
+            };
+            plan.add(index, offset, size, found)?;
+        }
+    }
+    let header = plan.header().cloned().ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
+    let index = plan.blob_index(FileIdentity::of_file(file));
+    let context = match plan.basemap_read() {
+        Err(note) => Err(note),
+        Ok((read, nodes)) => {
+            let mut features = Vec::new();
+            if let Blobs::Listed(blobs) = read.blobs {
+                for b in blobs {
+                    let (_, blob) = frame::frame_at(file, b.offset)?;
+                    features.extend(basemap::context_ways(&blob::blob_data(blob)?, &nodes)?);
+                }
+            }
+            Ok(features)
+        }
+    };
+    let assembler = plan.answer_mut();
+    let counts = assembler.counts;
+    let ways_held = assembler.ways_held();
+    let matches = assembler.all();
+    let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
+    let facts = assembler.file_facts();
+    Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned })
+}

@@ -1,0 +1,5 @@
+//! Writers for tests, benches and examples (feature `testing`, never in the shipped build): PBF
+//! files built element by element, and small files for every case the tests name.
+
+pub mod encode;
+pub mod fixtures;
