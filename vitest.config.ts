@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Fast unit tests of the pieces with no browser dependency (Node, no DOM): framing of a fake
-// source, HTTP helpers, URL state, query text. The Wasm decoder is loaded from wasm/pkg.
+// Unit specs beside the modules they test (Node, no DOM), and the integration tests that start
+// servers or the command line (tests/integration/). The Wasm decoder is loaded from wasm/pkg.
 export default defineConfig({
-  test: { include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+  test: { include: ['cli/**/*.test.ts', 'web/**/*.test.ts', 'workers/**/*.test.ts', 'tests/integration/**/*.test.ts'], environment: 'node' },
 });

@@ -1,12 +1,11 @@
 /**
  * The command line's words, parsed into one command (usage errors are {@link UsageError}: exit
- * code 2). Areas use the page's parsers (`web/query-text.ts`), so they mean the same everywhere.
+ * code 2). Areas and moments use the page's parsers (`workers/common/query-text.ts`), so they mean the same everywhere.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Area, Query } from '../workers/types';
-import { parseBbox, parseLatLon, parseRadius } from '../web/query-text';
-import { parseMoment } from '../web/url-state';
+import { parseBbox, parseLatLon, parseMoment, parseRadius } from '../workers/common/query-text';
 import { FORMATS, type Format } from './output';
 
 /** Bad usage: a missing argument, an unknown option, a malformed number. */

@@ -4,7 +4,7 @@
  * messages), 2 bad usage.
  */
 import { writeFile } from 'node:fs/promises';
-import { fileInfoRows } from '../web/file-info-rows';
+import { fileInfoRows } from '../workers/common/file-info-rows';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { writeAnswer } from './output';
 import { progressLine } from './progress';

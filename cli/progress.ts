@@ -1,6 +1,6 @@
 /** The progress line on stderr: only when stderr is a terminal, so scripts and logs get nothing. */
 import type { Progress } from '../workers/types';
-import { groupDigits } from '../web/file-info-rows';
+import { groupDigits } from '../workers/common/file-info-rows';
 
 /** Redrawn at most this often (ms). */
 const EVERY_MS = 200;

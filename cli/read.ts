@@ -12,7 +12,7 @@ import { assemblerFor, runQuery, type BlobIndexUse, type RunCallbacks } from '..
 import { FetchSource } from '../workers/source/http-source';
 import type { Source } from '../workers/source/source';
 import type { FileInfo, HeaderInfo, Progress, Query } from '../workers/types';
-import { NodeFileSource } from './file-source';
+import { NodeFileSource } from '../workers/source/node-file-source';
 import { startDecodeThread } from './thread-worker';
 import { startWasm } from './wasm';
 

@@ -3,7 +3,7 @@
  * plus the JavaScript peer parser, timed in-page.
  */
 import tinyosmpbf from 'tiny-osmpbf';
-import { QueryClient } from '../workers/client';
+import { QueryClient } from './query-client';
 import type { Query } from '../workers/types';
 import { SAMPLE_URL } from './url-state';
 

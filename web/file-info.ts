@@ -5,7 +5,7 @@
  * `data-testid=file-info` for scripts and tests. File strings are untrusted: set as text only.
  */
 import type { FileInfo } from '../workers/types';
-import { fileInfoRows } from './file-info-rows';
+import { fileInfoRows } from '../workers/common/file-info-rows';
 
 export class FileInfoView {
   private list: HTMLDListElement;

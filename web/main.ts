@@ -4,10 +4,10 @@
  * never touches the file's bytes.
  */
 import './style.css';
-import { QueryClient, sourceKey, type SourceSpec } from '../workers/client';
+import { QueryClient, sourceKey, type SourceSpec } from './query-client';
 import type { Match, Query } from '../workers/types';
 import { needsNoQuestion, rememberHost } from './known-hosts';
-import { describeQuery } from './query-text';
+import { describeQuery } from '../workers/common/query-text';
 import { areaPolygon } from './geometry';
 import { download } from './export';
 import { FileInfoView } from './file-info';

@@ -27,7 +27,7 @@ import { bboxPolygon, featuresWithin, polygonBounds } from './geometry';
 import { mergeStyles } from './online-basemap';
 import { drawOnceTilesLoad } from './repaint-hold';
 import { popupContent } from './popup';
-import { matchOf } from '../workers/client';
+import { matchOf } from '../workers/common/wire';
 import type { Match } from '../workers/types';
 
 setWorkerUrl(maplibreWorkerUrl);

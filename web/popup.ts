@@ -4,7 +4,7 @@
  * openstreetmap.org page becomes a link.
  */
 import type { Match } from '../workers/types';
-import { isoTime } from './file-info-rows';
+import { isoTime } from '../workers/common/file-info-rows';
 
 /** The openstreetmap.org page of an element (type and numeric id only, so always safe). */
 export function osmUrl(match: Pick<Match, 'type' | 'id'>): string {

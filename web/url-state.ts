@@ -5,7 +5,7 @@
  * `basemap` (a MapLibre style URL for an online basemap), `at` (ISO 8601: the moment a history
  * file is answered as of; UTC when it names no zone).
  */
-import { parseBbox, parseLatLon, parseRadius } from './query-text';
+import { parseBbox, parseLatLon, parseMoment, parseRadius } from '../workers/common/query-text';
 import type { Query } from '../workers/types';
 
 /** The query as the form holds it: text fields, checked only by {@link toQuery}. */
@@ -39,18 +39,6 @@ export interface LinkContext {
   map: MapView | null;
   /** The online basemap's style URL, if one was chosen. */
   basemap?: string | null;
-}
-
-/**
- * Seconds since the Unix epoch of an ISO 8601 date or date-time (UTC when it names no zone).
- * @throws Error for the user when it is not one.
- */
-export function parseMoment(text: string): number {
-  const t = text.trim();
-  const utc = /T[\d:.]+$/.test(t) ? `${t}Z` : t; // a bare date-time would be local time to Date.parse
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(utc) : NaN;
-  if (!Number.isFinite(ms)) throw new Error(`"${text}" is not a moment: write it as ISO 8601, e.g. 2021-07-01T00:00:00Z`);
-  return Math.floor(ms / 1000);
 }
 
 /** A moment as the form's date control holds it: `YYYY-MM-DDTHH:MM:SS`, UTC. */

@@ -2,16 +2,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BlobScanner } from '../../wasm/pkg/pbf_explorer.js';
-import { readFrames } from '../../workers/framer/framer';
-import { FileSource } from '../../workers/source/source';
-import { warmUp, WARM_UP_PASSES } from '../../workers/warm-up';
-import { loadWasm } from './wasm';
+import { BlobScanner } from '../wasm/pkg/pbf_explorer.js';
+import { readFrames } from './framer/framer';
+import { FileSource } from './source/source';
+import { warmUp, WARM_UP_PASSES } from './warm-up';
+import { loadWasm } from '../tests/wasm-node';
 
 beforeAll(loadWasm);
 afterEach(() => vi.restoreAllMocks());
 
-const sample = readFileSync(join(import.meta.dirname, '../../public/sample/helsinki.osm.pbf'));
+const sample = readFileSync(join(import.meta.dirname, '../public/sample/helsinki.osm.pbf'));
 
 /** `fetch` answering the sample for its URL, 404 for any other. */
 function serveSample() {

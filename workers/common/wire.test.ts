@@ -1,6 +1,6 @@
 /** The query worker's numeric map changes, read back as GeoJSON by the page. */
 import { describe, expect, it } from 'vitest';
-import { mapChanges, matchOf } from '../../workers/client';
+import { mapChanges, matchOf } from './wire';
 
 describe('mapChanges', () => {
   it('reads removals, then features to add with their geometry, id and type', () => {

@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PbfFormatError, readFrames, readFramesAt, type Frame } from '../../workers/framer/framer';
-import { FileSource, type Source } from '../../workers/source/source';
-import { BufferPool } from '../../workers/framer/buffers';
-import { DATA_DIR } from '../e2e/data';
-import { loadWasm } from './wasm';
+import { PbfFormatError, readFrames, readFramesAt, type Frame } from './framer';
+import { FileSource, type Source } from '../source/source';
+import { BufferPool } from './buffers';
+import { DATA_DIR } from '../../tests/e2e/data';
+import { loadWasm } from '../../tests/wasm-node';
 
 beforeAll(loadWasm);
 

@@ -1,7 +1,7 @@
 /** The pace of a run's reports to the page: nothing in its first second (longer when the read is about to end), then progress twice a second while reading, then once a second. */
 import { describe, expect, it } from 'vitest';
-import { changesInterval, ProgressPace, progressInterval, QUIET_START_MAX_MS, QUIET_START_MS, readEndsWithin } from '../../workers/report-pace';
-import type { Progress } from '../../workers/types';
+import { changesInterval, ProgressPace, progressInterval, QUIET_START_MAX_MS, QUIET_START_MS, readEndsWithin } from './report-pace';
+import type { Progress } from './types';
 
 const progress = (elapsedMs: number, bytesRead: number, totalBytes: number): Progress => ({ bytesRead, totalBytes, blobsDecoded: 0, elements: 0, blobsReread: 0, elapsedMs });
 

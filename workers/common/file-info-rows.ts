@@ -2,7 +2,7 @@
  * The facts of a file as `osmium fileinfo` shows them, as [label, text] rows: shown by the page's
  * file-info view and printed by the command line's `info`. File strings are untrusted text.
  */
-import { isHistory, type FileInfo } from '../workers/types';
+import { isHistory, type FileInfo } from '../types';
 
 /**
  * A whole number with commas between groups of three digits, as `toLocaleString('en-US')` writes

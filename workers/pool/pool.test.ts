@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BlobScanner } from '../../wasm/pkg/pbf_explorer.js';
-import { serveDecodeCalls } from '../../workers/decode-calls';
-import { readFrames, type Frame } from '../../workers/framer/framer';
-import type { FromDecodeWorker, ToDecodeWorker } from '../../workers/pool/messages';
-import { DecodePool, PER_MESSAGE } from '../../workers/pool/pool';
-import { FileSource } from '../../workers/source/source';
-import { loadWasm } from './wasm';
+import { serveDecodeCalls } from '../decode-calls';
+import { readFrames, type Frame } from '../framer/framer';
+import type { FromDecodeWorker, ToDecodeWorker } from './messages';
+import { DecodePool, PER_MESSAGE } from './pool';
+import { FileSource } from '../source/source';
+import { loadWasm } from '../../tests/wasm-node';
 
 beforeAll(loadWasm);
 afterEach(() => vi.restoreAllMocks());

@@ -1,6 +1,6 @@
 /** The HTTP helpers: Content-Range (RFC 7233 §4.2), Retry-After (RFC 9110 §10.2.3), backoff. */
 import { describe, expect, it } from 'vitest';
-import { backoff, parseContentRange, retryAfterMs, sleep } from '../../workers/source/http-retry';
+import { backoff, parseContentRange, retryAfterMs, sleep } from './http-retry';
 
 describe('parseContentRange', () => {
   it('reads bytes a-b/total and refuses anything else', () => {

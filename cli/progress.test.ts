@@ -1,7 +1,7 @@
 /** The command line's progress line: drawn on a terminal, nothing at all otherwise. */
 import { describe, expect, it } from 'vitest';
-import { progressLine } from '../../cli/progress';
-import type { Progress } from '../../workers/types';
+import { progressLine } from './progress';
+import type { Progress } from '../workers/types';
 
 function fakeStream(isTTY: boolean): NodeJS.WriteStream & { written: string[] } {
   const written: string[] = [];

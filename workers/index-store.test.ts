@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { identityOf } from '../../workers/index-store';
-import { FileSource } from '../../workers/source/source';
-import { loadWasm } from './wasm';
+import { identityOf } from './index-store';
+import { FileSource } from './source/source';
+import { loadWasm } from '../tests/wasm-node';
 
-const sample = readFileSync(join(import.meta.dirname, '../../public/sample/helsinki.osm.pbf'));
+const sample = readFileSync(join(import.meta.dirname, '../public/sample/helsinki.osm.pbf'));
 
 /** The sample's identity (16 bytes: size, then hash). */
 let identity: Uint8Array;
@@ -35,7 +35,7 @@ function fakeStore(names: string[]) {
 
 describe('mayHaveIndex', () => {
   it('finds an index kept in OPFS for a file of the same size, and none for other sizes', async () => {
-    const store = await import('../../workers/index-store');
+    const store = await import('./index-store');
     fakeStore(['notes.txt', store.indexName(identity)]);
     expect(await store.mayHaveIndex(sample.length)).toBe(true);
     expect(await store.mayHaveIndex(sample.length + 1)).toBe(false);
@@ -44,7 +44,7 @@ describe('mayHaveIndex', () => {
   });
 
   it('checks a listing of OPFS started before the size was known', async () => {
-    const store = await import('../../workers/index-store');
+    const store = await import('./index-store');
     const names = [store.indexName(identity)];
     fakeStore(names);
     const kept = await store.keptIndexNames();
@@ -55,7 +55,7 @@ describe('mayHaveIndex', () => {
 
   it('finds an index held in memory when OPFS could not keep it', async () => {
     fakeStore([]);
-    const store = await import('../../workers/index-store');
+    const store = await import('./index-store');
     expect(await store.mayHaveIndex(sample.length)).toBe(false);
     await store.saveIndex(identity, new Uint8Array([1, 2, 3]));
     expect(await store.mayHaveIndex(sample.length)).toBe(true);
@@ -63,7 +63,7 @@ describe('mayHaveIndex', () => {
 
   it('answers no, without throwing, in a browser without OPFS', async () => {
     vi.stubGlobal('navigator', {});
-    const store = await import('../../workers/index-store');
+    const store = await import('./index-store');
     expect(await store.mayHaveIndex(sample.length)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 /** How the page sizes its MapLibre updates: positions per geometry, features per budget. */
 import type { Feature, Geometry } from 'geojson';
 import { describe, expect, it } from 'vitest';
-import { featuresWithin, positionCount } from '../../web/geometry';
+import { featuresWithin, positionCount } from './geometry';
 
 const square = [[0, 0], [1, 0], [1, 1], [0, 0]];
 const feature = (geometry: Geometry): Feature => ({ type: 'Feature', properties: {}, geometry });

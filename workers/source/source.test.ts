@@ -7,7 +7,7 @@
  * read that stalls from the byte it stopped at, and too many stalls fail the read.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_STALLS, readFirst, streamPieces } from '../../workers/source/source';
+import { MAX_STALLS, readFirst, streamPieces } from './source';
 
 const BYTES = Uint8Array.from({ length: 12 }, (_, i) => i);
 /** `BYTES` in chunks of 3, 4 and 5 bytes: a default stream, or a byte stream (BYOB reads). */

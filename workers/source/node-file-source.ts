@@ -1,7 +1,7 @@
 /** A local file on the command line, behind the same `Source` interface as the browser's `File` and HTTP. */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { BufferPool } from '../workers/framer/buffers';
-import type { Source } from '../workers/source/source';
+import type { BufferPool } from '../framer/buffers';
+import type { Source } from './source';
 
 /** Bytes per piece of a front-to-back read. */
 const PIECE_BYTES = 4 << 20;

@@ -1,6 +1,6 @@
 /** Numbers in the file facts and the progress line: grouped as en-US writes them. */
 import { describe, expect, it } from 'vitest';
-import { groupDigits } from '../../web/file-info-rows';
+import { groupDigits } from './file-info-rows';
 
 describe('groupDigits', () => {
   it('writes whole numbers as toLocaleString("en-US") does', () => {

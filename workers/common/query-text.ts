@@ -1,5 +1,8 @@
-/** Query text forms: areas as URL values, and a query's one-line description. */
-import type { Area, Query } from '../workers/types';
+/**
+ * Query text forms, for the page and the command line alike: areas and moments as typed in a
+ * field, a URL or an argument, and a query's one-line description.
+ */
+import type { Area, Query } from '../types';
 
 /**
  * Parses `lat,lon` in degrees WGS84.
@@ -44,4 +47,16 @@ export function describeQuery(q: Query): string {
   if ('circle' in q.area) return `${tags} within ${q.area.circle.radius} m of ${q.area.circle.lat},${q.area.circle.lon}`;
   const b = q.area.bbox;
   return `${tags} in bbox ${b.min_lon},${b.min_lat},${b.max_lon},${b.max_lat}`;
+}
+
+/**
+ * Seconds since the Unix epoch of an ISO 8601 date or date-time (UTC when it names no zone).
+ * @throws Error for the user when it is not one.
+ */
+export function parseMoment(text: string): number {
+  const t = text.trim();
+  const utc = /T[\d:.]+$/.test(t) ? `${t}Z` : t; // a bare date-time would be local time to Date.parse
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(t) ? Date.parse(utc) : NaN;
+  if (!Number.isFinite(ms)) throw new Error(`"${text}" is not a moment: write it as ISO 8601, e.g. 2021-07-01T00:00:00Z`);
+  return Math.floor(ms / 1000);
 }

@@ -1,7 +1,7 @@
 /** The query as URL parameters, and the query text forms. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATE, readUrl, toQuery, writeUrl } from '../../web/url-state';
-import { describeQuery, parseBbox } from '../../web/query-text';
+import { DEFAULT_STATE, readUrl, toQuery, writeUrl } from './url-state';
+import { describeQuery, parseBbox } from '../workers/common/query-text';
 
 describe('URL state', () => {
   it('round-trips a query with its link context', () => {
