@@ -1,7 +1,7 @@
 /**
  * The basemap drawn from the file: after the answer, the page draws the roads, railways,
  * water, buildings, parks and landuse of the area under the matches, offline. The features
- * sent equal the reference (tests/basemap/, from scripts/make-basemap-answers.py), every
+ * sent equal the reference (tests/answers/basemap/, from tests/answers/basemap/make-answers.py), every
  * basemap layer with features renders some in the view, and the matches layers render each
  * match. Areas larger than a city get a note instead.
  */
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { DATA_DIR, SCREENSHOT_DIR } from './data';
 
 const reference: { classes: Record<string, { features: number }> } = JSON.parse(
-  readFileSync(resolve(import.meta.dirname, '../basemap/helsinki-1000m.json'), 'utf8'),
+  readFileSync(resolve(import.meta.dirname, '../answers/basemap/helsinki-1000m.json'), 'utf8'),
 );
 /** The layer drawing each basemap class (web/map-view.ts). */
 const LAYER_OF: Record<string, string> = {

@@ -1,6 +1,6 @@
 /**
  * The file-info view: opening each shared file shows what `osmium fileinfo` says about it
- * (tests/file-info/*.json, scripts/make-file-info-answers.sh): the header's fields at once, and
+ * (tests/answers/file-info/*.json, tests/answers/file-info/make-answers.sh): the header's fields at once, and
  * after the read the counts, id ranges and newest timestamp, as text and as JSON; the GeoJSON
  * export carries the same facts in its top-level `metadata`; a zstd twin counts its blobs as zstd.
  */

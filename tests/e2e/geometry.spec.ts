@@ -1,9 +1,9 @@
 /**
  * Geometry through the page: the exported GeoJSON of a query holds every matched way with its
- * full geometry, the same vertices libosmium gives (tests/geometry/, from
- * scripts/make-geometry-answers.py), as a LineString or, for a closed area, a Polygon; the CSV
+ * full geometry, the same vertices libosmium gives (tests/answers/geometry/, from
+ * tests/answers/geometry/make-answers.py), as a LineString or, for a closed area, a Polygon; the CSV
  * export has one row per match with the same geometry as WKT; every node of each listed query's
- * answer is exported where libosmium puts it (tests/positions/nodes.json, to 1e-7 degrees).
+ * answer is exported where libosmium puts it (tests/answers/positions/nodes.json, to 1e-7 degrees).
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ function inside(ring: [number, number][], x: number, y: number): boolean {
 }
 
 const GEOMETRY_DIR = resolve(import.meta.dirname, '../geometry');
-const NODE_POSITIONS: Record<string, [number, number]> = JSON.parse(readFileSync(resolve(import.meta.dirname, '../positions/nodes.json'), 'utf8'));
+const NODE_POSITIONS: Record<string, [number, number]> = JSON.parse(readFileSync(resolve(import.meta.dirname, '../answers/positions/nodes.json'), 'utf8'));
 
 for (const q of QUERIES.filter((q) => q.expected)) {
   test(`${q.file}: ${q.q}: each node is exported where libosmium puts it`, async ({ page }) => {

@@ -1,6 +1,6 @@
 /**
- * The query language through the page: each query of `tests/language/answers.json` (answers
- * computed with pyosmium by scripts/make-language-answers.py from predicates written apart from
+ * The query language through the page: each query of `tests/answers/language/answers.json` (answers
+ * computed with pyosmium by tests/answers/language/make-answers.py from predicates written apart from
  * our parser) gives the same count and the same node, way and relation ids (read from the
  * GeoJSON export); a syntax error is shown with its column, marked in the field, and reads nothing.
  */
@@ -21,7 +21,7 @@ interface Answer {
   relations: number[];
   count: number;
 }
-const ANSWERS: Answer[] = JSON.parse(readFileSync(resolve(import.meta.dirname, '../language/answers.json'), 'utf8'));
+const ANSWERS: Answer[] = JSON.parse(readFileSync(resolve(import.meta.dirname, '../answers/language/answers.json'), 'utf8'));
 
 for (const a of ANSWERS) {
   test(`${a.file}: ${a.q}${a.inside === 'all' ? ' (inside=all)' : ''}`, async ({ page }) => {

@@ -127,8 +127,8 @@ test('a match in the list opens a popup with its tags as text and a link to open
   await expect(popup).toContainText('amenity');
   await expect(popup).toContainText('parking');
   await expect(popup.locator('a').first()).toHaveAttribute('href', `https://www.openstreetmap.org/${type}/${id}`);
-  // Its version and timestamp as pyosmium reads them (scripts/make-meta-answers.py), and its history.
-  const meta = JSON.parse(readFileSync(resolve(here, '../file-info/helsinki-parking-meta.json'), 'utf8'))[`${type}/${id}`];
+  // Its version and timestamp as pyosmium reads them (tests/answers/file-info/make-meta-answers.py), and its history.
+  const meta = JSON.parse(readFileSync(resolve(here, '../answers/file-info/helsinki-parking-meta.json'), 'utf8'))[`${type}/${id}`];
   const when = new Date(meta.timestamp * 1000).toISOString().replace('.000Z', 'Z');
   await expect(popup.getByTestId('popup-meta')).toContainText(`version ${meta.version} · ${when}`);
   await expect(popup.getByRole('link', { name: 'history' })).toHaveAttribute('href', `https://www.openstreetmap.org/${type}/${id}/history`);

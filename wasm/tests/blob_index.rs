@@ -36,11 +36,11 @@ fn listed(path: &str) -> Vec<Value> {
     serde_json::from_str::<Value>(&text).unwrap().as_array().unwrap().clone()
 }
 
-/// Every query the tests list: `tests/queries.json`, `tests/language/answers.json`, the
+/// Every query the tests list: `tests/queries.json`, `tests/answers/language/answers.json`, the
 /// answers with relations and whole-file queries, and rare tags: `(file, query)`.
 fn every_listed_query() -> Vec<(String, Query)> {
     let mut out = Vec::new();
-    for q in listed("../tests/queries.json").into_iter().chain(listed("../tests/language/answers.json")) {
+    for q in listed("../tests/queries.json").into_iter().chain(listed("../tests/answers/language/answers.json")) {
         let area = if q["near"].is_array() || q["bbox"].is_array() { common::listed_area(&q) } else { Area::Everywhere };
         let mut query = Query::from_tags(q["q"].as_str().unwrap(), area).unwrap();
         query.inside = if q["inside"] == "all" { Inside::All } else { Inside::Any };

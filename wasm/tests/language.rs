@@ -1,6 +1,6 @@
 //! The query language on the real files in `../shared/data/`:
-//! - each query of `tests/language/answers.json` (answers computed with pyosmium from predicates
-//!   written apart from our parser, by scripts/make-language-answers.py) gives the same node, way
+//! - each query of `tests/answers/language/answers.json` (answers computed with pyosmium from predicates
+//!   written apart from our parser, by tests/answers/language/make-answers.py) gives the same node, way
 //!   and relation ids, with every location kept and with the second read;
 //! - the per-block evaluation (string-table indexes, memoised regular expressions, blocks ruled
 //!   out) agrees with the plain evaluation of the expression over each element's decoded tags.
@@ -18,7 +18,7 @@ fn data_dir() -> PathBuf {
 }
 
 fn answers() -> Vec<Value> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/language/answers.json");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/language/answers.json");
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 

@@ -77,8 +77,8 @@ fn listed_queries_give_the_listed_ids() {
                 assert_eq!(of(ElementType::Node), ids(&want["nodes"]), "{label}: node ids");
                 assert_eq!(of(ElementType::Way), ids(&want["ways"]), "{label}: way ids");
                 assert_eq!(nodes_and_ways(&matches), want["count"].as_u64().unwrap(), "{label}: count");
-                // Each node where libosmium puts it, to 1e-7 degrees (tests/positions/nodes.json).
-                let positions = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/positions/nodes.json"));
+                // Each node where libosmium puts it, to 1e-7 degrees (tests/answers/positions/nodes.json).
+                let positions = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/positions/nodes.json"));
                 for m in matches.iter().filter(|m| m.element == ElementType::Node) {
                     let at = &positions[format!("{} node {}", q["file"].as_str().unwrap(), m.id)];
                     let (lat, lon) = (at[0].as_i64().unwrap() as f64 * 1e-7, at[1].as_i64().unwrap() as f64 * 1e-7);
@@ -130,12 +130,12 @@ fn the_second_read_places_ways_where_the_first_would() {
 }
 
 /// Every matched way's full geometry (all its nodes, inside the area or not) equals what
-/// libosmium gives (`tests/geometry/*.json`, made by `scripts/make-geometry-answers.py`):
+/// libosmium gives (`tests/answers/geometry/*.json`, made by `tests/answers/geometry/make-answers.py`):
 /// the same vertices, to 1e-7 degrees, in the same order — also when the area's locations
 /// overflow the budget and the ways are placed by the second read.
 #[test]
 fn way_geometry_matches_libosmium() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/geometry");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/geometry");
     let malta = Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 };
     let helsinki = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 };
     for (name, tags, area) in [
@@ -185,7 +185,7 @@ fn way_geometry_matches_libosmium() {
     }
 }
 
-/// A line's digest as `scripts/make-geometry-answers.py` writes it:
+/// A line's digest as `tests/answers/geometry/make-answers.py` writes it:
 /// [vertex count, sum of lat_e7, sum of lon_e7, first lat_e7, first lon_e7].
 fn digest(vertices: &[[i32; 2]]) -> Vec<i64> {
     let sum = |i: usize| vertices.iter().map(|v| v[i] as i64).sum::<i64>();
@@ -235,14 +235,14 @@ fn nodes_and_ways(matches: &[pbf_explorer::Match]) -> u64 {
     matches.iter().filter(|m| m.element != ElementType::Relation).count() as u64
 }
 
-/// The basemap drawn from the file (`tests/basemap/`, from scripts/make-basemap-answers.py,
+/// The basemap drawn from the file (`tests/answers/basemap/`, from tests/answers/basemap/make-answers.py,
 /// libosmium's locations): per class, the same number of features and of vertices, each
 /// vertex inside the area.
 #[test]
 fn basemap_matches_libosmium() {
     const CLASSES: [&str; 9] = ["major-road", "minor-road", "path", "railway", "water", "waterway", "building", "green", "landuse"];
     for name in ["helsinki-1000m", "malta-1000m"] {
-        let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/basemap").join(format!("{name}.json")));
+        let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/basemap").join(format!("{name}.json")));
         let c = &want["circle"];
         let (lat, lon, radius) = (c[0].as_f64().unwrap(), c[1].as_f64().unwrap(), c[2].as_f64().unwrap());
         let bytes = std::fs::read(data_dir().join(want["file"].as_str().unwrap())).unwrap();
@@ -267,13 +267,13 @@ fn basemap_matches_libosmium() {
     }
 }
 
-/// Every multipolygon relation of the answers in `tests/geometry/` against libosmium's area
+/// Every multipolygon relation of the answers in `tests/answers/geometry/` against libosmium's area
 /// assembler: the same number of outer and inner rings and the same area within 1e-6
 /// (relative); where libosmium built no area, ours is reported broken, with a reason.
 #[test]
 fn multipolygons_match_libosmium() {
     use pbf_explorer::{ring_area2, Shape};
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/geometry");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/geometry");
     let helsinki = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 };
     let mut compared = 0;
     for (name, tags) in [("helsinki.leisure-park-1000m", "leisure=park"), ("helsinki.building-1000m", "building")] {
@@ -324,11 +324,11 @@ fn the_newest_timestamp_can_be_left_out_and_nothing_else_changes() {
 }
 
 /// The file facts of a read (id ranges, counts, blobs by compression) against what
-/// `osmium fileinfo -e` says (`tests/file-info/`, from scripts/make-file-info-answers.sh).
+/// `osmium fileinfo -e` says (`tests/answers/file-info/`, from tests/answers/file-info/make-answers.sh).
 #[test]
 fn file_facts_match_osmium_fileinfo() {
     for name in ["helsinki", "malta"] {
-        let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/file-info").join(format!("{name}.json")));
+        let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/file-info").join(format!("{name}.json")));
         let bytes = std::fs::read(data_dir().join(format!("{name}.osm.pbf"))).unwrap();
         let file = scan_file_prepared(&bytes, &PreparedQuery::count_only()).unwrap();
         let (facts, header) = (file.facts, file.header);
@@ -353,11 +353,11 @@ fn file_facts_match_osmium_fileinfo() {
 }
 
 /// Every match carries its version, timestamp, changeset and user as pyosmium reads them
-/// (`tests/file-info/helsinki-parking-meta.json`, scripts/make-meta-answers.py): DenseNodes'
+/// (`tests/answers/file-info/helsinki-parking-meta.json`, tests/answers/file-info/make-meta-answers.py): DenseNodes'
 /// DenseInfo for nodes, Info for ways and relations.
 #[test]
 fn matches_carry_their_metadata() {
-    let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/file-info/helsinki-parking-meta.json"));
+    let want = read_json(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/file-info/helsinki-parking-meta.json"));
     let bytes = std::fs::read(data_dir().join("helsinki.osm.pbf")).unwrap();
     let file = scan_file(&bytes, &Query::from_tags("amenity=parking", Area::Everywhere).unwrap()).unwrap();
     assert_eq!(file.matches.len(), want.as_object().unwrap().len());

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Writes what osmium-tool (`osmium fileinfo -e -j`, libosmium; Debian's osmium-tool) says about
-# each shared file into tests/file-info/NAME.json: element counts, id ranges, the newest
+# each shared file into tests/answers/file-info/NAME.json: element counts, id ranges, the newest
 # timestamp and the header's fields, which the file facts of our read (native and in the page)
 # are compared with. Only a test-data generator: the product does not use it.
-#   bash scripts/make-file-info-answers.sh [DATA_DIR]
+#   bash tests/answers/file-info/make-answers.sh [DATA_DIR]
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-data="${1:-$here/../shared/data}"
+here="$(cd "$(dirname "$0")" && pwd)"
+data="${1:-$here/../../../../shared/data}"
 for name in helsinki malta; do
   osmium fileinfo -e -j "$data/$name.osm.pbf" | python3 -c '
 import calendar, json, sys, time
@@ -26,6 +26,6 @@ keep["header"] = {
     "replication_base_url": option.get("osmosis_replication_base_url"),
 }
 json.dump(keep, sys.stdout, indent=1)
-print()' > "$here/tests/file-info/$name.json"
-  echo "tests/file-info/$name.json"
+print()' > "$here/$name.json"
+  echo "tests/answers/file-info/$name.json"
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the answers of the query-language tests (tests/language/answers.json).
+"""Writes the answers of the query-language tests (tests/answers/language/answers.json).
 
 Each query below is written twice: as text in our query language (what the tests type), and as
 a Python predicate on an element's type and tags (written here by hand from the README's
@@ -11,7 +11,7 @@ area (with `inside=all`: all of them that are in the file, and at least one). Wi
 way or relation needs one of those nodes in the file. Only a test-data generator: the product
 does not use pyosmium.
 
-    python3 scripts/make-language-answers.py [DATA_DIR]
+    python3 tests/answers/language/make-answers.py [DATA_DIR]
 """
 import json
 import math
@@ -21,8 +21,8 @@ import sys
 
 import osmium
 
-data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data')
-out = os.path.join(os.path.dirname(__file__), '..', 'tests', 'language', 'answers.json')
+data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'shared', 'data')
+out = os.path.join(os.path.dirname(__file__), 'answers.json')
 EARTH_RADIUS_M = 6371008.8
 MALTA = {'near': [35.8989, 14.5146], 'radius': 1000}
 HELSINKI = {'near': [60.1699, 24.9384], 'radius': 1000}

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the metadata answers (tests/file-info/helsinki-parking-meta.json): version, timestamp
+"""Writes the metadata answers (tests/answers/file-info/helsinki-parking-meta.json): version, timestamp
 (seconds since the Unix epoch), changeset, uid and user of every element tagged amenity=parking
 in the Helsinki file, keyed "type/id", as pyosmium (libosmium, `pip install osmium`) reads them.
 The popup and the Rust matches' metadata are compared with these. Only a test-data generator.
 
-    python3 scripts/make-meta-answers.py [DATA_DIR]
+    python3 tests/answers/file-info/make-meta-answers.py [DATA_DIR]
 """
 import json
 import os
@@ -12,8 +12,8 @@ import sys
 
 import osmium
 
-data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data')
-out = os.path.join(os.path.dirname(__file__), '..', 'tests', 'file-info', 'helsinki-parking-meta.json')
+data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'shared', 'data')
+out = os.path.join(os.path.dirname(__file__), 'helsinki-parking-meta.json')
 answers = {}
 for o in osmium.FileProcessor(os.path.join(data, 'helsinki.osm.pbf')):
     if o.tags.get('amenity') == 'parking':

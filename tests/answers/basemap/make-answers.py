@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the reference basemaps the Rust tests compare with (tests/basemap/*.json).
+"""Writes the reference basemaps the Rust tests compare with (tests/answers/basemap/*.json).
 
 For a 1000 m circle in each sample file, every way is read with pyosmium (libosmium's Python
 binding, from PyPI: `pip install osmium`) with node locations, classed by the rule README's
@@ -8,7 +8,7 @@ ring of its nodes inside the circle (three or more), any other way as one line p
 or more consecutive nodes inside it. Written per class: the number of features and of vertices.
 Only a test-data generator: the product does not use pyosmium.
 
-    python3 scripts/make-basemap-answers.py [DATA_DIR]
+    python3 tests/answers/basemap/make-answers.py [DATA_DIR]
 """
 import json
 import math
@@ -17,8 +17,8 @@ import sys
 
 import osmium
 
-data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data')
-out_dir = os.path.join(os.path.dirname(__file__), '..', 'tests', 'basemap')
+data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'shared', 'data')
+out_dir = os.path.dirname(os.path.abspath(__file__))
 EARTH_RADIUS_M = 6371008.8
 
 # (output name, file, centre lat, lon, radius m)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the reference way geometries the Rust tests compare with (tests/geometry/*.json).
+"""Writes the reference way geometries the Rust tests compare with (tests/answers/geometry/*.json).
 
 For each query below, the way ids of the expected answer (../shared/data/expected/with-relations/,
 computed by libosmium) are looked up with pyosmium (libosmium's Python binding, from PyPI:
@@ -13,7 +13,7 @@ For the multipolygon relations of each answer, libosmium's area assembler (pyosm
 shoelace sum on [lat_e7, lon_e7], shells minus holes), or null when it could not build one.
 Only a test-data generator: the product does not use pyosmium.
 
-    python3 scripts/make-geometry-answers.py [DATA_DIR]
+    python3 tests/answers/geometry/make-answers.py [DATA_DIR]
 """
 import json
 import os
@@ -21,8 +21,8 @@ import sys
 
 import osmium
 
-data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', 'shared', 'data')
-out_dir = os.path.join(os.path.dirname(__file__), '..', 'tests', 'geometry')
+data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', 'shared', 'data')
+out_dir = os.path.dirname(os.path.abspath(__file__))
 
 # (output name, file, expected answer, digest only)
 QUERIES = [
