@@ -20,6 +20,7 @@ import { ResultList } from './result-list';
 import { TagStatsView } from './tag-stats';
 import { readUrl, SAMPLE_URL, toQuery, writeUrl, type LinkContext } from './url-state';
 import { watchForUpdates } from './updates';
+import { gpuWarmedUp } from './gpu-warm-up';
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
 
@@ -47,6 +48,8 @@ if (basemapUrl) {
   progress.setBasemapNote(basemapNote);
 }
 client.drawContext = onlineStyle === null;
+// The map's WebGL set-up waits for the GPU process to have done its own off this thread.
+await gpuWarmedUp();
 const mapView = new MapView(
   $('#map'),
   (lat, lon) => {

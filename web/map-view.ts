@@ -102,7 +102,8 @@ function offlineStyle(): StyleSpecification {
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': '#dfe9ef' } },
       { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f4f2ec' } },
-      { id: 'land-outline', type: 'line', source: 'land', paint: { 'line-color': '#aaa392', 'line-width': 0.7 } },
+      // Shown a frame after the land (see `warmUp`).
+      { id: 'land-outline', type: 'line', source: 'land', layout: { visibility: 'none' }, paint: { 'line-color': '#aaa392', 'line-width': 0.7 } },
       ...CONTEXT_LAYERS,
       { id: 'header-bbox', type: 'line', source: 'header-bbox', paint: { 'line-color': '#6e7781', 'line-width': 1.5, 'line-dasharray': [3, 2] } },
       { id: 'area-fill', type: 'fill', source: 'area', paint: { 'fill-color': '#1f6feb', 'fill-opacity': 0.08 } },
@@ -198,9 +199,9 @@ export class MapView {
       const ids = ['land', 'context', 'header-bbox', 'area', 'matches'].filter((id) => this.map.getSource(id)?.type === 'geojson');
       drawOnceTilesLoad(this.map, Object.fromEntries(ids.map((id) => [id, this.map.getSource(id) as GeoJSONSource])));
     });
-    this.warmedUp = this.warmUp();
     // Without the land (not cached, and offline) the map shows its background: nothing to report.
-    if (!online) void Promise.all([loadLand(), this.source('land')]).then(([land, source]) => source.setData(land), () => {});
+    const landDrawn = online ? null : Promise.all([loadLand(), this.source('land')]).then(([land, source]) => (source.setData(land), this.map.once('idle')), () => null);
+    this.warmedUp = this.warmUp(landDrawn);
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
       if (hit?.properties.type && typeof hit.id === 'number') {
@@ -219,9 +220,11 @@ export class MapView {
    * Draws one of each kind of feature once and removes it, once the map's first view is
    * drawn: WebGL compiles a layer's shaders on its first draw, which on a software renderer
    * (SwiftShader) blocks the page for 100–200 ms — better while the page is idle than when the
-   * first match arrives.
+   * first match arrives. One kind a frame: all of them in one frame made one task of 300–450 ms.
+   * `landDrawn` settles once the land is drawn (null with an online basemap): its outline is
+   * shown in a frame of its own after it.
    */
-  private async warmUp(): Promise<void> {
+  private async warmUp(landDrawn: Promise<unknown> | null): Promise<void> {
     const [area, matches, headerBbox] = await Promise.all([this.source('area'), this.source('matches'), this.source('header-bbox')]);
     // After the first camera moves (a shared URL frames its area at load): a feature out of
     // view is not drawn, and its layer's shaders would then wait for the first match.
@@ -231,18 +234,27 @@ export class MapView {
     const ring: [number, number][] = [[c.lng, c.lat], [c.lng + 0.1, c.lat], [c.lng, c.lat + 0.1], [c.lng, c.lat]];
     const line: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'LineString', coordinates: ring.slice(0, 2) } };
     const polygon: Feature = { type: 'Feature', properties: { type: 'way' }, geometry: { type: 'Polygon', coordinates: [ring] } };
-    // Only sources no query has set yet.
     const around = bboxPolygon([c.lng - 1, c.lat - 1, c.lng + 1, c.lat + 1]);
-    if (!this.touched.area) void area.setData(around);
     const bboxUntouched = () => this.drawnData.get('header-bbox') === JSON.stringify(EMPTY);
-    if (bboxUntouched()) void headerBbox.setData(around);
-    if (!this.touched.matches) {
-      // A node, a way, a line, an area and a cluster (as the clustered source marks them: `point_count`).
-      void matches.setData({ type: 'FeatureCollection', features: [point({ type: 'node' }), point({ type: 'way' }), line, polygon, point({ point_count: 2 })] });
-      this.matchesDrawn = true;
+    // Only sources no query has set yet; a query that starts meanwhile replaces what is drawn.
+    await landDrawn;
+    const steps: (() => boolean)[] = [
+      () => landDrawn !== null && (this.map.setLayoutProperty('land-outline', 'visibility', 'visible'), true),
+      () => !this.touched.area && (void area.setData(around), true),
+      () => bboxUntouched() && (void headerBbox.setData(around), true),
+    ];
+    // A node, a way, a line, an area and a cluster (as the clustered source marks them: `point_count`).
+    const kinds = [point({ type: 'node' }), point({ type: 'way' }), line, polygon, point({ point_count: 2 })];
+    for (let n = 1; n <= kinds.length; n++) {
+      steps.push(() => {
+        if (this.touched.matches) return false;
+        void matches.setData({ type: 'FeatureCollection', features: kinds.slice(0, n) });
+        this.matchesDrawn = true;
+        return true;
+      });
     }
-    await this.map.once('idle');
-    // A query that started meanwhile has replaced these already.
+    // Each step that drew something waits for its frame (a step with nothing to draw has none).
+    for (const step of steps) if (step()) await this.map.once('idle');
     if (!this.touched.area) void area.setData(EMPTY);
     if (bboxUntouched()) void headerBbox.setData(EMPTY);
     if (!this.touched.matches) {
