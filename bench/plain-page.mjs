@@ -7,7 +7,7 @@
  * threads. A person's browser does none of that; a local file's read does not go through it.
  * Measured (app page, 1000 m query, 8 fresh browsers each, alternated): over HTTP +50 ms
  * against the local file, 1.27× driven by Playwright and 1.09× driven here, the local times
- * alike (849 and 877 ms). See README, "Measured decisions".
+ * alike (849 and 877 ms). See `docs/decisions.md`.
  *
  * Here the browser is driven through the Chrome DevTools Protocol with chrome-remote-interface,
  * using only Page, Runtime, DOM and Emulation (no Network). The page object has the two

@@ -347,7 +347,7 @@ const NEAR_PAIRS = 3;
  * query on a warm bench page, seconds apart, NEAR_PAIRS times: `{ app, before, after }` (ms).
  * The target row takes the app against the mean of the two around it. Taken minutes apart,
  * as `appRuns` and `benchRuns` are, the two sides fell in different spells of this host's
- * drift (README, "Measured decisions").
+ * drift (`docs/decisions.md`).
  */
 async function nearPairs(browser, cores) {
   const bench = await benchPage(browser, BIG);

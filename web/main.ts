@@ -254,8 +254,8 @@ function submit(push: boolean, fromLink = false): void {
   const state = form.state;
   // The URL (with the map view as the run left it) and the tab's title change as the run ends:
   // the browser redraws its toolbar for a new URL and its tab for a new title, each a frame of
-  // its own, which a software renderer draws in ~60 ms of CPU taken from the decoders (README
-  // "Measured decisions").
+  // its own, which a software renderer draws in ~60 ms of CPU taken from the decoders
+  // (`docs/decisions.md`).
   const record = () => {
     const search = writeUrl(state, linkContext());
     if (search !== location.search) history[push ? 'pushState' : 'replaceState'](null, '', search);

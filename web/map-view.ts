@@ -39,7 +39,7 @@ const EMPTY: FeatureCollection = { type: 'FeatureCollection', features: [] };
  * positions): MapLibre copies the diff for its worker in JavaScript, object by object, about
  * 2.5 µs a point on this host when idle and 2–3× that while the decoders hold the CPU; a
  * polygon of 8 vertices costs as much as 4 points. So 5 000 points or ~1 500 small polygons
- * an update (README, "Measured decisions").
+ * an update (`docs/decisions.md`).
  */
 const MAX_UPDATE_WEIGHT = 15_000;
 
@@ -54,7 +54,7 @@ const CLUSTER_ABOVE = 10_000;
 /**
  * Natural Earth 1:50m land (world-atlas), fetched after the map so it does not delay it. An
  * asset read with `JSON.parse`, not an imported module: a JSON module's object, and the code
- * that builds it, stay in the page's heap for its whole life (README "Measured decisions").
+ * that builds it, stay in the page's heap for its whole life (`docs/decisions.md`).
  */
 async function loadLand(): Promise<FeatureCollection> {
   const topology = (await (await fetch(landUrl)).json()) as Topology;

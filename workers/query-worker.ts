@@ -68,7 +68,7 @@ let drawnWaiter: { run: number; done: () => void } | null = null;
  * Resolves once the page has drawn the end of run `run` (its `drawn`), a newer run starts, or
  * {@link DRAWN_WAIT_MS} have passed. The work after an answer (the basemap's read, the blob
  * index's last step) waits for it: started with the answer, it took the 2 cores from the
- * page as it drew the answer (README, "Measured decisions").
+ * page as it drew the answer (`docs/decisions.md`).
  */
 function pageDrew(run: number): Promise<void> {
   drawnWaiter?.done();

@@ -27,8 +27,8 @@ export const progressInterval = (p: Progress): number => (p.elapsedMs < 5000 && 
  * Milliseconds at a run's start during which the page hears nothing: the first progress report,
  * the header's file info and the first matches go out together as it ends, in one frame, and
  * a run that ends within it is drawn once, at its end. A run that short needs no progress shown
- * (the page says it is reading), and each of its frames was taken from the decoders (README
- * "Measured decisions").
+ * (the page says it is reading), and each of its frames was taken from the decoders
+ * (`docs/decisions.md`).
  */
 export const QUIET_START_MS = 1000;
 
@@ -36,7 +36,7 @@ export const QUIET_START_MS = 1000;
  * A quiet start goes on while the run looks this close to its end (ms, by {@link readEndsWithin}),
  * checked again every {@link QUIET_RECHECK_MS}, but never past {@link QUIET_START_MAX_MS}: a
  * progress bar shown for a run's last moment tells a person nothing and costs the decoders a
- * frame (README "Measured decisions").
+ * frame (`docs/decisions.md`).
  */
 export const QUIET_NEAR_END_MS = 500;
 export const QUIET_RECHECK_MS = 100;

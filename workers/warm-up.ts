@@ -4,17 +4,15 @@
  * while, in background threads: on a page's first query that compiling (about 45 functions,
  * 0.2–0.3 s of CPU) competed with the decoders on a 2-core machine. Scanning a few real blobs
  * first gets them compiled before any query. The decode workers load the same module in the
- * same process and V8 shares its compiled code, so scanning here warms them too (README
- * "Measured decisions": the app's first 1000 m query on the 110 MB file, median 1069 → 1000 ms).
+ * same process and V8 shares its compiled code, so scanning here warms them too (`docs/decisions.md`).
  */
 import { BlobScanner } from '../wasm/pkg/pbf_explorer.js';
 import { readFrames } from './framer/framer';
 import { FileSource } from './source/source';
 
 /**
- * How many times the sample's blobs are scanned. Measured: 3 passes over Helsinki's 4 blobs
- * (~120 ms) left 27–30 of 43–52 functions to compile in the first query; 10 passes (tried in the
- * decode workers) left 21, but their 255 ms at start-up made the first query slower.
+ * How many times the sample's blobs are scanned: enough for most hot functions to tier up
+ * (~120 ms), few enough not to hold the CPU when the first query comes (`docs/decisions.md`).
  */
 export const WARM_UP_PASSES = 3;
 

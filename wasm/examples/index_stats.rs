@@ -2,7 +2,7 @@
 //! `cargo run --release --example index_stats -- FILE [TAGS LAT LON RADIUS_M]...`
 //! Blobs by kind, the index's size, how far node and way blobs spread (their bbox areas in
 //! square degrees), the string filters' sizes, and per query the blobs and bytes an indexed
-//! read takes. Figures for `docs/planet.md` and README's "Measured decisions".
+//! read takes. Figures for `docs/planet.md` and `docs/decisions.md`.
 
 use std::time::Instant;
 

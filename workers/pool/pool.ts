@@ -49,7 +49,7 @@ export function blobError(frame: Frame, message: string): Error {
 
 /**
  * Most Blobs in one message (fewer when fewer are queued, as at a read's start): each message
- * wakes the receiving thread, which on a 2-core machine preempts a decoder (README, "Measured decisions").
+ * wakes the receiving thread, which on a 2-core machine preempts a decoder (`docs/decisions.md`).
  */
 export const PER_MESSAGE = 8;
 

@@ -22,12 +22,9 @@ export const END_BYTES = 1 << 20;
 /**
  * Bytes from the file's start the probe asks for: {@link END_BYTES}, and what a full read goes
  * on with while its request for the rest is under way (so that round trip costs the decoders
- * nothing), or that is cancelled unread when the query reads by a blob index. Measured on the
- * 110 MB file, +50 ms a request, app page: a probe of 1 MiB left the full read's request for
- * the rest a round trip behind (two in a row before the decoders were fed); a probe of the
- * whole file (`bytes=0-`, cancelled when not needed) saved that round trip but, with a `.idx`
- * beside the file, the local server had sent 12–30 MB more before the cancel arrived. 8 MiB
- * last the decoders ~80 ms, longer than the round trip, and bound what is lost.
+ * nothing), or that is cancelled unread when the query reads by a blob index. What must hold:
+ * the decoders take longer over it (~80 ms for 8 MiB) than a round trip, and what an indexed
+ * query cancels stays bounded (`docs/decisions.md`, "The probe").
  */
 export const PROBE_BYTES = 8 << 20;
 

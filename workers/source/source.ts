@@ -66,7 +66,7 @@ export class FileSource implements Source {
    * reader made a garbage chunk per 64 KiB and a copy of each (a BYOB reader on a slice hung in
    * Chromium 156 when a query worker read slices after an earlier query had streamed another
    * file). An indexed query reads ~20 MB so, and the garbage showed as renderer RSS growing
-   * over queries in a row (README, "Measured decisions").
+   * over queries in a row (`docs/decisions.md`).
    */
   async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
     const want = Math.max(0, Math.min(length, this.size - offset));
@@ -105,7 +105,7 @@ const PIECE_BYTES = 1 << 20;
 /**
  * How long (ms) a piece of a local file may take before its read counts as stalled. A piece
  * comes in milliseconds, a waking disk in seconds; a BYOB read of Chromium's `File.stream()`
- * was seen never to settle (README, "Measured decisions").
+ * was seen never to settle (`docs/decisions.md`).
  */
 export const FILE_STALL_MS = 10_000;
 /** Stalls a front-to-back read recovers from; at the next, it fails with the byte it stopped at. */

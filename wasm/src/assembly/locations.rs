@@ -8,7 +8,7 @@
 //!
 //! A way's refs are looked up one after another and mostly lie close together in one chunk, so
 //! a lookup starts from where the last one ended: the same chunk when it holds the id, and a
-//! search widening from the last position inside it (measured: see README, "Measured decisions").
+//! search widening from the last position inside it (measured: see `docs/decisions.md`).
 
 use crate::ids::upper_bound_near;
 pub use crate::ids::NO_LOCATION;

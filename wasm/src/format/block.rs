@@ -2,7 +2,7 @@
 //! protobuf.dev "Encoding"). Strings, packed arrays and encoded `Info`s stay slices of the
 //! inflated block, and a node, way or relation is read only when it is visited, so scanning a
 //! block allocates a few vectors per group instead of several per element (prost's owned
-//! messages cost 47 % of a native scan of the 110 MB file, see README "Measured decisions").
+//! messages cost 47 % of a native scan of the 110 MB file, see `docs/decisions.md`).
 //!
 //! Protobuf's rules are kept: fields in any order, unknown fields skipped, a repeated scalar
 //! packed or not (an unpacked value's varint is itself a one-value packed array), a packed

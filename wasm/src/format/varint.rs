@@ -41,15 +41,10 @@ impl<'a> Varints<'a> {
     pub fn next_u64(&mut self) -> Result<u64, DecodeError> {
         // A one-byte varint first, wherever it is; then, with four bytes left, up to four bytes
         // unrolled, with neither a bounds check nor the overflow check per byte: the DenseNodes
-        // columns and the refs are varints of 1 to 4 bytes by the million (Wasm scan of the
-        // 110 MB file 1145 -> 1107 ms). The unrolled path had needed ten bytes left: a way's
-        // refs (14 bytes on average), its keys and vals (a few) and the field keys near a
-        // message's end had mostly taken the byte loop. Measured, the read of the 110 MB file
-        // for the 1000 m query in Wasm (Node, best of 5, 3 alternations): ten bytes left
-        // 995–1028 ms, four 1013–1036, a byte first and then four 987–1001; with the blob
-        // index, four 1142–1151, a byte first 1096–1110. Not kept (2026-11-28): with eight bytes
-        // left, a branchless read of the whole word (the varint's end by its trailing zeros, its
-        // 7-bit groups moved together by shifts and masks) made that read 1089–1095 → 1494–1530 ms.
+        // columns and the refs are varints of 1 to 4 bytes by the million, and a way's refs, its
+        // keys and vals and the field keys near a message's end seldom have ten bytes left
+        // (`docs/decisions.md`, "Varints"). What must hold: the unchecked path reads at most the
+        // four bytes it checked are there, and a fifth byte goes to the checked loop.
         match self.bytes.get(self.pos) {
             Some(&b0) if b0 < 0x80 => {
                 self.pos += 1;

@@ -5,7 +5,7 @@ use super::*;
 
 /// Bloom filter bits per string of a block's table, and the filter's largest size (bits):
 /// with [`PROBES`] probes a string the table lacks passes about 9 % of the time, a key=value
-/// pair under 1 %, and the index stays under 1 % of the file (README, "Measured decisions").
+/// pair under 1 %, and the index stays under 1 % of the file (`docs/decisions.md`).
 const BITS_PER_STRING: usize = 5;
 const MAX_FILTER_BITS: usize = 1 << 16;
 const PROBES: u32 = 3;
@@ -13,7 +13,7 @@ const PROBES: u32 = 3;
 /// cells of each bucket, way blobs the buckets of their refs, and a way blob's cells are those
 /// of its buckets. Small enough that a ferry route's far nodes mark only the ways that use them;
 /// 256 ids cost the build ≈ 14 ms more in Wasm for 0.3–1.2 points less of the file read by a
-/// re-query (README, "Measured decisions").
+/// re-query (`docs/decisions.md`).
 pub const REF_BUCKET_SHIFT: u32 = 10;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -53,7 +53,7 @@ impl StringFilter {
 /// probe different bits: two strings of over 24 bytes that agree where this reads share their
 /// probes, which can cost a blob read, never an answer. Constant time and no 64×64→128
 /// multiply (a libcall in wasm32, which XXH3 makes for strings of 9 to 128 bytes: 66 % of the
-/// 110 MB file's): the index build's cost in Wasm −8 to −12 ms (README, "Measured decisions").
+/// 110 MB file's): the index build's cost in Wasm −8 to −12 ms (`docs/decisions.md`).
 pub fn string_hash(s: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let len = s.len();
