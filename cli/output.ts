@@ -5,13 +5,11 @@
  */
 import type { Writable } from 'node:stream';
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
+import { EXPORT_PIECE, exportPieces } from '../workers/export-pieces';
 import type { FileInfo, Match, Query } from '../workers/types';
 
 export const FORMATS = ['text', 'geojson', 'geojsonseq', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
-
-/** Matches fetched from the assembler at a time. */
-const PIECE = 5000;
 
 /** Writes `text`, waiting while `out` is full (so a slow reader holds the writer back, not memory). */
 async function write(out: Writable, text: string): Promise<void> {
@@ -39,30 +37,13 @@ export function textBlock(m: Match): string {
  */
 export async function writeAnswer(out: Writable, assembler: QueryAssembler, format: Format, info: FileInfo, query: Query): Promise<void> {
   if (typeof query.area === 'object' && 'circle' in query.area) assembler.orderBy('distance', false);
+  if (format !== 'text') {
+    for (const piece of exportPieces(assembler, format, { generator: 'pbf-explorer', file: info, query })) await write(out, piece);
+    return;
+  }
   const total = assembler.count();
-  if (format === 'csv') await write(out, assembler.exportCsvHeader());
-  if (format === 'geojson') {
-    const metadata = { generator: 'pbf-explorer', file: info, query };
-    await write(out, `{"type":"FeatureCollection","metadata":${JSON.stringify(metadata)},"features":[\n`);
+  for (let at = 0; at < total; at += EXPORT_PIECE) {
+    const rows: Match[] = JSON.parse(assembler.rows(at, EXPORT_PIECE));
+    await write(out, rows.map((m, i) => (at + i > 0 ? '\n' : '') + textBlock(m)).join(''));
   }
-  for (let at = 0; at < total; at += PIECE) {
-    const count = Math.min(PIECE, total - at);
-    if (format === 'text') {
-      const rows: Match[] = JSON.parse(assembler.rows(at, count));
-      await write(out, rows.map((m, i) => (at + i > 0 ? '\n' : '') + textBlock(m)).join(''));
-    } else if (format === 'csv') {
-      await write(out, assembler.exportCsvRows(at, count));
-    } else if (format === 'geojson') {
-      await write(out, (at > 0 ? ',\n' : '') + assembler.exportFeatures(at, count));
-    } else {
-      // RFC 8142: each text is RS, the JSON, LF. One feature per call keeps them apart.
-      let piece = '';
-      for (let i = at; i < at + count; i++) {
-        const feature = assembler.exportFeatures(i, 1);
-        if (feature) piece += `\x1e${feature}\n`;
-      }
-      await write(out, piece);
-    }
-  }
-  if (format === 'geojson') await write(out, '\n]}\n');
 }

@@ -21,6 +21,7 @@ import { TagStatsView } from './tag-stats';
 import { readUrl, SAMPLE_URL, toQuery, writeUrl, type LinkContext } from './url-state';
 import { watchForUpdates } from './updates';
 import { gpuWarmedUp } from './gpu-warm-up';
+import { holdEarlyActions } from './early-actions';
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
 
@@ -48,7 +49,9 @@ if (basemapUrl) {
   progress.setBasemapNote(basemapNote);
 }
 client.drawContext = onlineStyle === null;
-// The map's WebGL set-up waits for the GPU process to have done its own off this thread.
+// The map's WebGL set-up waits for the GPU process to have done its own off this thread; what
+// a person does meanwhile is done once the page is wired (below).
+const doEarlyActions = holdEarlyActions();
 await gpuWarmedUp();
 const mapView = new MapView(
   $('#map'),
@@ -391,6 +394,7 @@ $('#copy-link').addEventListener('click', async () => {
 });
 window.addEventListener('popstate', applyUrl);
 applyUrl();
+doEarlyActions();
 
 // Installed as an app and launched with a .osm.pbf (manifest `file_handlers`): run the
 // current query on it.

@@ -8,6 +8,7 @@ import wasmUrl from '../wasm/pkg/pbf_explorer_bg.wasm?url';
 import { sourceKey, type CallReply, type CallRequest, type FromQueryWorker, type RunEnd, type RunEvent, type SourceSpec, type ToQueryWorker } from './messages';
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
+import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
 import { dropIndex, identityOf, indexBeside, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
@@ -99,25 +100,35 @@ const startPool = (size?: number) => {
 let pool = startPool();
 prepareStore();
 
-interface Run {
-  id: number;
-  controller: AbortController;
-  assembler: QueryAssembler;
-  confirm: ((yes: boolean) => void) | null;
+/** One run of a query. Its answer stays the page's after it ends, until the next run starts. */
+class Run {
+  readonly controller = new AbortController();
+  /** Answers the page's question before a large download from another origin. */
+  confirm: ((yes: boolean) => void) | null = null;
+  /** The blob index of the run's file, read or built by it. */
+  index: Uint8Array | null = null;
+  /** Makes and keeps the index the run's full read noted: called once its answer is sent. */
+  finishIndex: (() => Promise<void>) | null = null;
+
+  /**
+   * @param info what the run learns about its file, and `query` what it asked (both the
+   *   export's `metadata`).
+   */
+  constructor(
+    readonly id: number,
+    readonly assembler: QueryAssembler,
+    readonly info: FileInfo,
+    readonly query: Query | null,
+  ) {}
 }
+/** The run under way, or the last one. */
 let current: Run | null = null;
+/** The last run's answer, kept for list rows, popups and the export until the next run. */
+let answer: Run | null = null;
 /** The last run the page cancelled: its cancel may come while the run waits for Wasm to load. */
 let cancelledRun = -1;
-/** The last run's answer, kept for list rows, popups and the export until the next run. */
-let answer: QueryAssembler | null = null;
-/** The blob index of the last run's file, built or read by it. */
-let answerIndex: Uint8Array | null = null;
-/** What finishes the index the last full read noted: run once its answer is sent. */
-let indexToFinish: (() => Promise<void>) | null = null;
 /** Settles once the last index built is kept (or failed to be): the next read looks for it. */
 let indexKept: Promise<void> = Promise.resolve();
-/** What the last run learnt about its file and what it asked (the export's `metadata`). */
-let answerInfo: { file: FileInfo; query: Query | null } | null = null;
 
 function openSource(spec: SourceSpec): Source {
   return spec.kind === 'file' ? new FileSource(spec.file) : new FetchSource(spec.url);
@@ -148,10 +159,8 @@ function flushChanges(run: Run): void {
 async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void> {
   current?.controller.abort();
   await wasm;
-  answer?.free();
+  answer?.assembler.free();
   answer = null;
-  answerIndex = null;
-  indexToFinish = null;
   let assembler: QueryAssembler;
   try {
     // The query is parsed here, before any byte is read: a syntax error ends the run at once.
@@ -160,10 +169,9 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     post({ type: 'end', run: msg.run, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0, blobIndex: false });
     return;
   }
-  answer = assembler;
   const info: FileInfo = { name: msg.source.kind === 'file' ? msg.source.file.name : msg.source.url, size: NaN, header: null, facts: null };
-  answerInfo = { file: info, query: msg.query };
-  const run: Run = { id: msg.run, controller: new AbortController(), assembler, confirm: null };
+  const run = new Run(msg.run, assembler, info, msg.query);
+  answer = run;
   current = run;
   if (cancelledRun === run.id) run.controller.abort(); // cancelled while Wasm was loading
   const isCurrent = () => current === run;
@@ -217,7 +225,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
       throw new CancelledError();
     }
-    const blobIndex = msg.query && msg.blobIndex ? await blobIndexFor(source, run.controller.signal) : undefined;
+    const blobIndex = msg.query && msg.blobIndex ? await blobIndexFor(run, source) : undefined;
     final = await runQuery(source, msg.query, pool, assembler, {
       onHeader: (header) => {
         info.header = header;
@@ -244,7 +252,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   clearTimeout(quietTimer);
   if (!isCurrent()) return;
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
-  const finishIndex = takeIndexToFinish();
+  const finishIndex = run.finishIndex;
+  run.finishIndex = null;
   const facts: FileInfo['facts'] = end.status === 'done' ? JSON.parse(assembler.fileFacts()) : null;
   // The run's last messages go out as one, for the page to draw them in one frame: the header's
   // info first, as it came, should the run have ended in its quiet start.
@@ -253,15 +262,15 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
     flushChanges(run); // what was found before a failure stays on the map
     if (facts) post({ type: 'file-info', run: run.id, info: { ...info, facts } });
-    post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: answerIndex !== null || finishIndex !== null });
+    post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: run.index !== null || finishIndex !== null });
   });
   info.facts = facts; // once the header's info above is sent without them
   // The work after the answer waits for the page to have drawn it, not the other way round.
   const drawn = pageDrew(run.id);
-  if (finishIndex && answer === assembler && final) {
+  if (finishIndex && answer === run && final) {
     const read = final;
     indexKept = drawn.then(finishIndex).then(() => {
-      if (isCurrent() && answerIndex) post({ type: 'progress', run: run.id, progress: { ...read, blobIndex: 'kept' } });
+      if (isCurrent() && run.index) post({ type: 'progress', run: run.id, progress: { ...read, blobIndex: 'kept' } });
     });
   }
   if (end.status !== 'done' || !msg.context || !msg.query || !source) return;
@@ -271,10 +280,11 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
 }
 
 /**
- * The blob index to read `source` by, or to build while reading it (undefined when the file
+ * The blob index `run` reads `source` by, or builds while reading it (undefined when the file
  * cannot be read at random: then every query reads it whole).
  */
-async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIndexUse | undefined> {
+async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | undefined> {
+  const signal = run.controller.signal;
   await indexKept;
   // A server's .idx is asked for along with the identity's reads (one round trip less), and
   // dropped when an index is kept here.
@@ -292,42 +302,36 @@ async function blobIndexFor(source: Source, signal: AbortSignal): Promise<BlobIn
       const identity = identityOf(source, signal).then((id) => id ?? Promise.reject(new Error(`${source.name} has no identity`)));
       identity.catch(() => {}); // met there
       const served = await beside;
-      if (!served) return blobIndexUse(identity, null);
+      if (!served) return blobIndexUse(run, identity, null);
       // Read by the server's index, which its identity checks.
-      return blobIndexUse(Promise.resolve(await identity), served);
+      return blobIndexUse(run, Promise.resolve(await identity), served);
     }
     const identity = await identityOf(source, signal);
     if (!identity) return undefined;
-    return blobIndexUse(Promise.resolve(identity), (await loadIndex(identity)) ?? (await beside));
+    return blobIndexUse(run, Promise.resolve(identity), (await loadIndex(identity)) ?? (await beside));
   } finally {
     stop(); // settled, or no longer wanted
     signal.removeEventListener('abort', stop);
   }
 }
 
-/** How a read uses the index `bytes` of the file `identity` (null: none, so the read builds one). */
-function blobIndexUse(identity: Promise<Uint8Array>, bytes: Uint8Array | null): BlobIndexUse {
-  answerIndex = bytes;
+/** How `run`'s read uses the index `bytes` of the file `identity` (null: none, so the read builds one). */
+function blobIndexUse(run: Run, identity: Promise<Uint8Array>, bytes: Uint8Array | null): BlobIndexUse {
+  run.index = bytes;
   return {
     identity,
     bytes,
     onBuilt: (finish) => {
-      indexToFinish = async () => {
-        answerIndex = finish();
-        if (answerIndex) await saveIndex(await identity, answerIndex);
+      run.finishIndex = async () => {
+        run.index = finish();
+        if (run.index) await saveIndex(await identity, run.index);
       };
     },
     onRefused: () => {
-      answerIndex = null;
+      run.index = null;
       void identity.then(dropIndex);
     },
   };
-}
-
-function takeIndexToFinish(): (() => Promise<void>) | null {
-  const finish = indexToFinish;
-  indexToFinish = null;
-  return finish;
 }
 
 /** What the basemap drawn last was read for (the file and the area), once it was sent whole. */
@@ -371,43 +375,31 @@ function concat(parts: Int32Array[]): Int32Array {
 /** Keys, and values of a key, listed in tag statistics. */
 const STATS_TOP = 25;
 
-/** Matches written per piece of an export. */
-const EXPORT_PIECE = 5000;
-
 /** Answers a page's call from the last run's answer. */
 async function reply(req: CallRequest): Promise<CallReply> {
   const rowsOf = (json: string): Match[] => JSON.parse(json);
   switch (req.call) {
     case 'rows':
-      return { call: 'rows', id: req.id, result: answer ? rowsOf(answer.rows(req.start, req.count)) : [] };
+      return { call: 'rows', id: req.id, result: answer ? rowsOf(answer.assembler.rows(req.start, req.count)) : [] };
     case 'get': {
-      const json = answer?.get(req.osmType, req.osmId);
+      const json = answer?.assembler.get(req.osmType, req.osmId);
       return { call: 'get', id: req.id, result: json ? JSON.parse(json) : null };
     }
     case 'order':
-      answer?.orderBy(req.column, req.descending);
+      answer?.assembler.orderBy(req.column, req.descending);
       return { call: 'order', id: req.id, result: null };
     case 'stats': {
       const empty = { types: [0, 0, 0], keys: [], values: [], columns: [] };
-      return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.tagStats(req.key, STATS_TOP)) : empty };
+      return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.assembler.tagStats(req.key, STATS_TOP)) : empty };
     }
     case 'blob-index':
       await indexKept;
-      return { call: 'blob-index', id: req.id, result: answerIndex ? new Blob([answerIndex as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }) : null };
+      return { call: 'blob-index', id: req.id, result: answer?.index ? new Blob([answer.index as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }) : null };
     case 'export': {
-      const total = answer?.count() ?? 0;
-      const csv = req.format === 'csv';
       // Streamed into a Blob piece by piece: a Blob made of a Blob and a string keeps the first by
       // reference, so each piece is garbage once added and the answer is never held twice.
-      // GeoJSON's foreign member `metadata` (RFC 7946 §6.1) says what file and query gave it.
-      const metadata = { generator: 'pbf-explorer', ...answerInfo };
-      const opening = csv ? (answer?.exportCsvHeader() ?? '') : `{"type":"FeatureCollection","metadata":${JSON.stringify(metadata)},"features":[`;
-      let file = new Blob([opening], { type: csv ? 'text/csv' : 'application/geo+json' });
-      for (let at = 0; at < total; at += EXPORT_PIECE) {
-        const piece = csv ? answer!.exportCsvRows(at, EXPORT_PIECE) : (at > 0 ? ',' : '') + answer!.exportFeatures(at, EXPORT_PIECE);
-        file = new Blob([file, piece], { type: file.type });
-      }
-      if (!csv) file = new Blob([file, ']}'], { type: file.type });
+      let file = new Blob([], { type: req.format === 'csv' ? 'text/csv' : 'application/geo+json' });
+      if (answer) for (const piece of exportPieces(answer.assembler, req.format, { generator: 'pbf-explorer', file: answer.info, query: answer.query })) file = new Blob([file, piece], { type: file.type });
       return { call: 'export', id: req.id, result: file };
     }
   }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { DATA_DIR, FIXTURE_DIR } from './data';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const answers = (name: string) => JSON.parse(readFileSync(resolve(here, '../file-info', `${name}.json`), 'utf8'));
+const answers = (name: string) => JSON.parse(readFileSync(resolve(here, '../answers/file-info', `${name}.json`), 'utf8'));
 
 /** The page's file info once a whole read has counted the file. */
 async function fileInfo(page: Page) {

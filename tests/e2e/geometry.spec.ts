@@ -21,7 +21,7 @@ function inside(ring: [number, number][], x: number, y: number): boolean {
   return yes;
 }
 
-const GEOMETRY_DIR = resolve(import.meta.dirname, '../geometry');
+const GEOMETRY_DIR = resolve(import.meta.dirname, '../answers/geometry');
 const NODE_POSITIONS: Record<string, [number, number]> = JSON.parse(readFileSync(resolve(import.meta.dirname, '../answers/positions/nodes.json'), 'utf8'));
 
 for (const q of QUERIES.filter((q) => q.expected)) {
