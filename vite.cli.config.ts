@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 
-// The command line (cli/): two Node entries bundled for Node ≥ 20 into dist-cli/ — the main
+// The command line: two Node entries bundled for Node ≥ 20 into dist-cli/ — the main
 // program and the decode thread it starts once per core. The Wasm decoder stays in wasm/pkg/.
 export default defineConfig({
   publicDir: false,
@@ -11,7 +11,7 @@ export default defineConfig({
     target: 'node20',
     minify: false,
     rollupOptions: {
-      input: { main: 'cli/main.ts', 'decode-thread': 'cli/decode-thread.ts' },
+      input: { main: 'cli/main.ts', 'decode-thread': 'workers/decode-thread.ts' },
       output: { entryFileNames: '[name].js', chunkFileNames: '[name].js', format: 'es' },
     },
   },

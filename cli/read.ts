@@ -13,8 +13,8 @@ import { FetchSource } from '../workers/source/http-source';
 import type { Source } from '../workers/source/source';
 import type { FileInfo, HeaderInfo, Progress, Query } from '../workers/types';
 import { NodeFileSource } from '../workers/source/node-file-source';
-import { startDecodeThread } from './thread-worker';
-import { startWasm } from './wasm';
+import { startDecodeThread } from '../workers/pool/thread-worker';
+import { startWasm } from '../workers/node-wasm';
 
 /** How the blob index takes part in a read. */
 export type IndexMode =

@@ -1,10 +1,10 @@
 /**
  * Decode workers as `worker_threads` threads, behind the part of the Web Worker interface the
- * pool (`workers/pool/pool.ts`) uses: `onmessage`, `onerror`, `postMessage` with transfers and
+ * pool (`pool.ts`) uses: `onmessage`, `onerror`, `postMessage` with transfers and
  * `terminate`. So the pool, its scheduling and its replacing of dead workers are the browser's.
  */
 import { Worker as Thread } from 'node:worker_threads';
-import { wasmModule } from './wasm';
+import { wasmModule } from '../node-wasm';
 
 /** The decode thread's bundle, beside this one in `dist-cli/` (not a literal: the bundler must not resolve it). */
 const DECODE_THREAD = 'decode-thread.js';

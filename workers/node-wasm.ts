@@ -1,8 +1,8 @@
-/** The Wasm decoder in Node: compiled once, instantiated in the main thread and in each decode thread. */
+/** The Wasm decoder in Node (the command line): compiled once, instantiated in the main thread and in each decode thread. */
 import { readFileSync } from 'node:fs';
 import { initSync } from '../wasm/pkg/pbf_explorer.js';
 
-/** Where the build put the decoder: `wasm/pkg`, one folder up from `cli/` and from the bundle in `dist-cli/`. */
+/** Where the build put the decoder: `wasm/pkg`, one folder up from `workers/` and from the command line's bundle in `dist-cli/`. */
 const WASM_FILE = ['..', 'wasm', 'pkg', 'pbf_explorer_bg.wasm'].join('/');
 
 /**
