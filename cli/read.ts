@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
-import { identityOf, indexBeside } from '../workers/index-store';
+import { askBeside, identityOf, indexFor } from '../workers/index-store';
 import { BufferPool } from '../workers/framer/buffers';
 import { DecodePool } from '../workers/pool/pool';
 import { assemblerFor, runQuery, type BlobIndexUse, type RunCallbacks } from '../workers/run-query';
@@ -87,34 +87,30 @@ async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobI
   if (mode.kind === 'none') return undefined;
   // A local file without FILE.idx needs no identity (2 MiB read and hashed).
   if (mode.kind === 'beside' && source instanceof NodeFileSource && !existsSync(`${source.name}.idx`)) return undefined;
-  // A server's .idx is asked for along with the identity's reads (one round trip less), as the
-  // page does, and dropped when the file has no identity.
-  const besideRequest = new AbortController();
-  const beside = mode.kind !== 'build' && source instanceof FetchSource ? indexBeside(source, besideRequest.signal) : null;
-  const identity = await identityOf(source).catch((e) => {
-    besideRequest.abort();
-    throw e;
-  });
-  if (!identity) {
-    besideRequest.abort();
-    if (mode.kind === 'build') throw new Error(`${source.name} cannot be read at random (no Range support), so it gets no blob index`);
-    return undefined;
-  }
   if (mode.kind === 'build') {
+    const identity = await identityOf(source);
+    if (!identity) throw new Error(`${source.name} cannot be read at random (no Range support), so it gets no blob index`);
     const onBuilt = async (finish: () => Uint8Array | null) => {
       const bytes = finish();
       if (bytes) await mode.onBuilt(bytes);
     };
     return { identity: Promise.resolve(identity), bytes: null, onBuilt, onRefused: () => {} };
   }
-  const bytes = beside ? await beside : await localIndex(`${source.name}.idx`);
-  if (!bytes) return undefined; // then the read is a plain full read, building nothing
-  return {
-    identity: Promise.resolve(identity),
-    bytes,
-    onBuilt: () => {},
-    onRefused: (reason) => options.onIndexRefused?.(reason),
-  };
+  // As the page chooses: a server's URL.idx (asked for along with the identity's reads), or FILE.idx.
+  const beside = askBeside(source);
+  try {
+    const local = () => (source instanceof NodeFileSource ? localIndex(`${source.name}.idx`) : Promise.resolve(null));
+    const found = await indexFor(source, beside, local);
+    if (!found?.bytes) return undefined; // then the read is a plain full read, building nothing
+    return {
+      identity: Promise.resolve(found.identity),
+      bytes: found.bytes,
+      onBuilt: () => {},
+      onRefused: (reason) => options.onIndexRefused?.(reason),
+    };
+  } finally {
+    beside.stop();
+  }
 }
 
 async function localIndex(path: string): Promise<Uint8Array | null> {

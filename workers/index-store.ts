@@ -6,7 +6,7 @@
  * query reads the whole file again and builds a new index.
  */
 import { fileIdentity } from '../wasm/pkg/pbf_explorer.js';
-import { END_BYTES, type FetchSource } from './source/http-source';
+import { END_BYTES, FetchSource } from './source/http-source';
 import type { Source } from './source/source';
 
 /**
@@ -165,4 +165,35 @@ export async function indexBeside(source: FetchSource, signal?: AbortSignal): Pr
   } catch {
     return null; // none there, or not allowed from this origin
   }
+}
+
+/** A request for the index beside a remote file, under way: its bytes (null for a local file, or none there), and how to drop it. */
+export interface BesideRequest {
+  bytes: Promise<Uint8Array | null>;
+  stop: () => void;
+}
+
+/** Asks now for the index beside `source` when it is a web server's file (one round trip less than after the identity). */
+export function askBeside(source: Source): BesideRequest {
+  const request = new AbortController();
+  const bytes = source instanceof FetchSource ? indexBeside(source, request.signal) : Promise.resolve(null);
+  return { bytes, stop: () => request.abort() };
+}
+
+/**
+ * The file's identity and the blob index to read it by: the one `kept` has for that identity
+ * (the browser's store, or a local `FILE.idx`), else the one `beside` brings from the server.
+ * The page and the command line both choose so. Null when the file has no identity (it cannot
+ * be read at random).
+ * @throws what the identity's reads throw (the file changed, a failed request).
+ */
+export async function indexFor(
+  source: Source,
+  beside: BesideRequest,
+  kept: (identity: Uint8Array) => Promise<Uint8Array | null>,
+  signal?: AbortSignal,
+): Promise<{ identity: Uint8Array; bytes: Uint8Array | null } | null> {
+  const identity = await identityOf(source, signal);
+  if (!identity) return null;
+  return { identity, bytes: (await kept(identity)) ?? (await beside.bytes) };
 }

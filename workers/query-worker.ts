@@ -10,7 +10,7 @@ import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
-import { dropIndex, identityOf, indexBeside, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
+import { askBeside, dropIndex, identityOf, indexFor, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource } from './source/http-source';
 import { FileSource, type Source } from './source/source';
@@ -286,12 +286,10 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
 async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | undefined> {
   const signal = run.controller.signal;
   await indexKept;
-  // A server's .idx is asked for along with the identity's reads (one round trip less), and
-  // dropped when an index is kept here.
-  const besideRequest = new AbortController();
-  const stop = () => besideRequest.abort();
-  signal.addEventListener('abort', stop, { once: true });
-  const beside = source instanceof FetchSource ? indexBeside(source, besideRequest.signal) : Promise.resolve(null);
+  // A server's .idx is asked for along with the probe and the identity's reads, and dropped
+  // when an index is kept here.
+  const beside = askBeside(source);
+  signal.addEventListener('abort', beside.stop, { once: true });
   const kept = keptIndexNames(); // had by the time a probe's reply gives the size
   try {
     await source.open(signal);
@@ -301,17 +299,16 @@ async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | un
       // the probe's tail, a reply of its own) is had alongside, and awaited at the read's end.
       const identity = identityOf(source, signal).then((id) => id ?? Promise.reject(new Error(`${source.name} has no identity`)));
       identity.catch(() => {}); // met there
-      const served = await beside;
+      const served = await beside.bytes;
       if (!served) return blobIndexUse(run, identity, null);
       // Read by the server's index, which its identity checks.
       return blobIndexUse(run, Promise.resolve(await identity), served);
     }
-    const identity = await identityOf(source, signal);
-    if (!identity) return undefined;
-    return blobIndexUse(run, Promise.resolve(identity), (await loadIndex(identity)) ?? (await beside));
+    const found = await indexFor(source, beside, loadIndex, signal);
+    return found ? blobIndexUse(run, Promise.resolve(found.identity), found.bytes) : undefined;
   } finally {
-    stop(); // settled, or no longer wanted
-    signal.removeEventListener('abort', stop);
+    beside.stop(); // settled, or no longer wanted
+    signal.removeEventListener('abort', beside.stop);
   }
 }
 
