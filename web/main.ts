@@ -52,6 +52,9 @@ client.drawContext = onlineStyle === null;
 // The map's WebGL set-up waits for the GPU process to have done its own off this thread; what
 // a person does meanwhile is done once the page is wired (below).
 const doEarlyActions = holdEarlyActions();
+// The form shows the link's query at once; what a person types in it meanwhile is kept.
+form.state = readUrl(location.search).state;
+const formAtStart = JSON.stringify(form.state);
 await gpuWarmedUp();
 const mapView = new MapView(
   $('#map'),
@@ -393,7 +396,9 @@ $('#copy-link').addEventListener('click', async () => {
   }
 });
 window.addEventListener('popstate', applyUrl);
+const typedEarly = JSON.stringify(form.state) !== formAtStart ? form.state : null;
 applyUrl();
+if (typedEarly) form.state = typedEarly;
 doEarlyActions();
 
 // Installed as an app and launched with a .osm.pbf (manifest `file_handlers`): run the
