@@ -366,10 +366,11 @@ $<HTMLFormElement>('#url-form').addEventListener('submit', (e) => {
   submit(true);
 });
 
-// The map view follows into the URL (without adding history entries).
+// The map view follows into the URL (without adding history entries), with the query the URL
+// holds: a query typed and not run yet is not the link's, and would make its run's entry a no-op.
 mapView.map.on('moveend', () => {
   if (keepMapView || recordRun) return; // a run writes the view as it ends
-  const search = writeUrl(form.state, linkContext());
+  const search = writeUrl(readUrl(location.search).state, linkContext());
   if (search !== location.search) history.replaceState(null, '', search);
 });
 
