@@ -354,19 +354,9 @@ async function drawContext(run: Run, source: Source, key: string): Promise<void>
     result = { features: null, note: `no basemap: ${(e as Error).message ?? e}` };
   }
   if (current !== run) return;
-  const features = result.features ? concat(result.features) : null;
+  const features = result.features;
   post({ type: 'context', run: run.id, features, note: result.note, drawing: false }, features ? [features.buffer] : []);
   drawnContext = key;
-}
-
-function concat(parts: Int32Array[]): Int32Array {
-  const all = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.length;
-  }
-  return all;
 }
 
 /** Keys, and values of a key, listed in tag statistics. */

@@ -51,8 +51,8 @@ export function assemblerFor(query: Query | null): QueryAssembler {
   return new QueryAssembler(JSON.stringify(query), 0);
 }
 
-/** `[index, offset, size, from, to]` per blob from `at` on, as `QueryAssembler.nextRead` and `planContextRead` list them. */
-export function plannedFrames(plan: Float64Array, at = 0): (FrameAt & { from: number; to: number })[] {
+/** `[index, offset, size, from, to]` per blob from `at` on, as `QueryAssembler.nextRead` lists them. */
+function plannedFrames(plan: Float64Array, at = 0): (FrameAt & { from: number; to: number })[] {
   const frames = [];
   for (let i = at; i < plan.length; i += 5) {
     frames.push({ index: plan[i], offset: plan[i + 1], size: plan[i + 2], from: plan[i + 3], to: plan[i + 4] });
@@ -63,7 +63,7 @@ export function plannedFrames(plan: Float64Array, at = 0): (FrameAt & { from: nu
 /** A read the plan asks for, as `QueryAssembler.nextRead` gives it. */
 interface PlannedRead {
   /** What a decode worker does with each blob (`Decode` in `wasm/src/assembly/read_plan.rs`). */
-  decode: 'scan' | 'locate-ways' | 'locate-nodes';
+  decode: (typeof DECODES)[number];
   /** The blobs, or null for every frame of the file in file order. */
   frames: PlannedFrame[] | null;
   /** The blobs were read before: progress counts them as read again. */
@@ -72,7 +72,7 @@ interface PlannedRead {
   wanted: Float64Array;
 }
 
-const DECODES = ['scan', 'locate-ways', 'locate-nodes'] as const;
+const DECODES = ['scan', 'locate-ways', 'locate-nodes', 'basemap'] as const;
 
 function nextRead(assembler: QueryAssembler): PlannedRead | null {
   const read = assembler.nextRead();
@@ -93,6 +93,8 @@ function scannerSync(assembler: QueryAssembler, pool: DecodePool): () => void {
     pool.setAreaNodes(assembler.scanAreaNodes());
     const filter = assembler.scanAreaFilter();
     pool.setAreaFilter(filter.length > 0 ? filter : null);
+    const basemapNodes = assembler.scanBasemapNodes();
+    if (basemapNodes.length > 0) pool.setContextNodes(basemapNodes);
   };
 }
 
@@ -161,6 +163,7 @@ export async function runQuery(
     const byOffset = new Map(read.frames?.map((f) => [f.offset, f]));
     const decode = (frame: Frame) => {
       if (read.decode === 'scan') return pool.scan(frame);
+      if (read.decode === 'basemap') return pool.context(frame).then((features) => features.buffer as ArrayBuffer);
       const f = byOffset.get(frame.offset)!;
       return pool.locate(frame, read.wanted.slice(f.from, f.to), read.decode === 'locate-ways');
     };

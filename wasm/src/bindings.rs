@@ -101,7 +101,7 @@ impl BlobScanner {
     }
 
     /// Sets the node locations basemap ways are drawn from, as
-    /// [`QueryAssembler::context_nodes`] gives them: `[ids…, lats_e7…, lons_e7…]`.
+    /// [`QueryAssembler::scan_basemap_nodes`] gives them: `[ids…, lats_e7…, lons_e7…]`.
     #[wasm_bindgen(js_name = setContextNodes)]
     pub fn set_context_nodes(&mut self, nodes: &[f64]) {
         self.context = ContextNodes::from_columns(nodes);
@@ -135,9 +135,6 @@ pub struct QueryAssembler {
     csv_columns: CsvColumns,
     /// The query's exact keys: the table's first tag columns.
     query_keys: Vec<String>,
-    /// The basemap read's nodes until taken, or why there is no basemap.
-    context_nodes: Vec<f64>,
-    context_note: Option<String>,
 }
 
 /// Blobs of a read as `[index, offset, size, from, to]` each.
@@ -166,7 +163,7 @@ impl QueryAssembler {
         let query = Query::from_json(&query_json.to_string())?.prepare()?;
         let budget = if budget == 0 { crate::assembly::DEFAULT_LOCATION_BUDGET } else { budget as usize };
         let plan = ReadPlan::new(&query, budget);
-        Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), context_nodes: Vec::new(), context_note: None, query_keys: query.expr.keys() })
+        Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), query_keys: query.expr.keys() })
     }
 
     /// Reads by `index` (a blob index file, `docs/blob-index.md`) of the file whose identity is
@@ -234,12 +231,15 @@ impl QueryAssembler {
     }
 
     /// Adds what a decode worker returned for blob `index` (frame at byte `offset`, `size`
-    /// bytes) in the read under way: a scan, or what `locate`/`locateWays` found.
+    /// bytes) in the read under way: a scan, what `locate`/`locateWays` found, or the i32s of
+    /// `contextWays` (as bytes) for the basemap read.
     #[wasm_bindgen(js_name = addBlob)]
     pub fn add_blob(&mut self, index: u32, offset: f64, size: f64, found: &[u8]) -> Result<(), JsError> {
         let found = match self.plan.decode() {
             Some(Decode::Scan) => Found::Scan(postcard::from_bytes(found)?),
             Some(Decode::LocateWays) => Found::Ways(postcard::from_bytes(found)?),
+            // A decode worker's `contextWays` i32s, as bytes (little-endian, as Wasm and every browser's typed arrays).
+            Some(Decode::Basemap) => Found::Basemap(found.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()),
             _ => Found::Nodes(postcard::from_bytes(found)?),
         };
         Ok(self.plan.add(index, offset as u64, size as u64, found)?)
@@ -294,38 +294,27 @@ impl QueryAssembler {
         [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members].map(|n| n as f64).to_vec()
     }
 
-    /// Plans the basemap read (after the answer is done, [`ReadPlan::basemap_read`]): the blobs
-    /// that hold ways of the area, as `[index, offset, size, 0, 0]` each; empty when the basemap
-    /// is skipped, and then [`QueryAssembler::context_note`] says why.
-    #[wasm_bindgen(js_name = planContextRead)]
-    pub fn plan_context_read(&mut self) -> Vec<f64> {
-        self.context_note = None;
-        match self.plan.basemap_read() {
-            Ok((read, nodes)) => {
-                self.context_nodes = nodes.columns();
-                match &read.blobs {
-                    Blobs::Listed(blobs) => frames_of(blobs),
-                    Blobs::WholeFile => Vec::new(),
-                }
-            }
-            Err(note) => {
-                self.context_note = Some(note);
-                Vec::new()
-            }
-        }
+    /// Asks for the basemap read of the finished answer ([`ReadPlan::ask_basemap`]): the next
+    /// `nextRead` is it (decode 3), and `takeBasemap` then gives its features. Returns the reason
+    /// to show when there is none (no area, an area larger than a city, a history file…).
+    #[wasm_bindgen(js_name = askBasemap)]
+    pub fn ask_basemap(&mut self) -> Option<String> {
+        self.plan.ask_basemap().err()
     }
 
-    /// Why the last [`QueryAssembler::plan_context_read`] planned no read, if it did not.
-    #[wasm_bindgen(js_name = contextNote)]
-    pub fn context_note(&self) -> Option<String> {
-        self.context_note.clone()
+    /// The area's node locations a basemap read's blobs are decoded with, for
+    /// `BlobScanner.setContextNodes`: `[ids…, lats_e7…, lons_e7…]` (1e-7 degrees); empty when no
+    /// basemap read is asked for. A driver passes them on when `scanVersion` moved.
+    #[wasm_bindgen(js_name = scanBasemapNodes)]
+    pub fn scan_basemap_nodes(&self) -> Vec<f64> {
+        self.plan.basemap_nodes().map(|n| n.columns()).unwrap_or_default()
     }
 
-    /// The area's node locations for `BlobScanner.setContextNodes`, taken once:
-    /// `[ids…, lats_e7…, lons_e7…]` (1e-7 degrees).
-    #[wasm_bindgen(js_name = contextNodes)]
-    pub fn context_nodes(&mut self) -> Vec<f64> {
-        std::mem::take(&mut self.context_nodes)
+    /// The basemap features the basemap read gave, taken once: i32s `class, kind, n, then n ×
+    /// (lon_e7, lat_e7)` per feature (1e-7 degrees; `crate::basemap::context_ways`).
+    #[wasm_bindgen(js_name = takeBasemap)]
+    pub fn take_basemap(&mut self) -> Vec<i32> {
+        self.plan.take_basemap()
     }
 
     /// Orders the list's rows by `column` (`type`, `id`, `name` or a tag key; empty: by label).

@@ -65,7 +65,7 @@ pub fn scan_file_indexed(file: &[u8], prepared: &PreparedQuery, index: &BlobInde
 }
 
 /// The native driver of a [`ReadPlan`]: each read it asks for, from a file held in
-/// memory, on this thread.
+/// memory, on this thread; the answer's reads, then its basemap read.
 fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: Option<&BlobIndex>) -> Result<FileScan, DecodeError> {
     let mut plan = ReadPlan::new(prepared, budget);
     match index {
@@ -73,6 +73,25 @@ fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: O
         None if prepared.index => plan.build_index(),
         None => {}
     }
+    let ways_scanned = drive(&mut plan, file)?;
+    let header = plan.header().cloned().ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
+    let index = plan.blob_index(FileIdentity::of_file(file));
+    let context = match plan.ask_basemap() {
+        Err(note) => Err(note),
+        Ok(()) => Ok(drive(&mut plan, file).map(|_| plan.take_basemap())?),
+    };
+    let assembler = plan.answer_mut();
+    let counts = assembler.counts;
+    let ways_held = assembler.ways_held();
+    let matches = assembler.all();
+    let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
+    let facts = assembler.file_facts();
+    Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned })
+}
+
+/// Runs `plan`'s reads until it asks for none: the one loop of [`crate::assembly::read_plan`].
+/// Returns the candidate ways the first read's scans carried.
+fn drive(plan: &mut ReadPlan, file: &[u8]) -> Result<usize, DecodeError> {
     let mut ways_scanned = 0;
     while let Some(read) = plan.next_read()? {
         let frames: Vec<(u32, u64, u64, &str, &[u8])> = match &read.blobs {
@@ -97,31 +116,14 @@ fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: O
                 }
                 ("OSMData", Decode::LocateWays) => Found::Ways(scan::locate_ways(&blob::blob_data(blob)?, wanted, plan.scan_query().0.as_of())?),
                 ("OSMData", Decode::LocateNodes) => Found::Nodes(scan::locate_nodes(&blob::blob_data(blob)?, wanted, plan.scan_query().0.as_of())?),
+                ("OSMData", Decode::Basemap) => {
+                    let nodes = plan.basemap_nodes().ok_or(DecodeError::Inconsistent("a basemap read without its nodes"))?;
+                    Found::Basemap(basemap::context_ways(&blob::blob_data(blob)?, nodes)?)
+                }
                 _ => continue, // unknown frame types are skipped, as the spec says
             };
             plan.add(index, offset, size, found)?;
         }
     }
-    let header = plan.header().cloned().ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
-    let index = plan.blob_index(FileIdentity::of_file(file));
-    let context = match plan.basemap_read() {
-        Err(note) => Err(note),
-        Ok((read, nodes)) => {
-            let mut features = Vec::new();
-            if let Blobs::Listed(blobs) = read.blobs {
-                for b in blobs {
-                    let (_, blob) = frame::frame_at(file, b.offset)?;
-                    features.extend(basemap::context_ways(&blob::blob_data(blob)?, &nodes)?);
-                }
-            }
-            Ok(features)
-        }
-    };
-    let assembler = plan.answer_mut();
-    let counts = assembler.counts;
-    let ways_held = assembler.ways_held();
-    let matches = assembler.all();
-    let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
-    let facts = assembler.file_facts();
-    Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned })
+    Ok(ways_scanned)
 }

@@ -21,7 +21,9 @@
 //! 5. then the answer is final ([`Assembler::finish`]); the geometry read: the nodes of matched
 //!    ways that lie outside the area, for their full geometry ([`Assembler::finish_geometry`]).
 //!
-//! The basemap read ([`ReadPlan::basemap_read`]) comes after, when the page asks for it.
+//! The basemap read comes after, when the page asks for it ([`ReadPlan::ask_basemap`]): the
+//! same loop then gets one more read ([`Decode::Basemap`]), whose features
+//! [`ReadPlan::take_basemap`] hands out.
 
 use crate::assembly::{Assembler, BlobEntry, SecondRead};
 use crate::basemap::ContextNodes;
@@ -41,7 +43,7 @@ pub enum Decode {
     LocateWays,
     /// Find the locations of the nodes whose ids are its slice of `wanted` ([`crate::scan::locate_nodes`]).
     LocateNodes,
-    /// Draw its basemap features ([`crate::basemap::context_ways`]) from [`Read::basemap_nodes`].
+    /// Draw its basemap features ([`crate::basemap::context_ways`]) from [`ReadPlan::basemap_nodes`].
     Basemap,
 }
 
@@ -95,6 +97,9 @@ enum Pass {
     NodeLocations,
     Geometry,
     Done,
+    /// The basemap read was asked for ([`ReadPlan::ask_basemap`]) and not yet handed out.
+    BasemapAsked,
+    Basemap,
 }
 
 /// The state of one query's read: its [`Assembler`], the query the decode workers apply, and
@@ -114,6 +119,10 @@ pub struct ReadPlan {
     header_frame: (u64, u64),
     /// The read was ended early ([`ReadPlan::stop`]): the answer is partial.
     stopped: bool,
+    /// The basemap read's blobs and area node locations, while it is asked for or under way.
+    basemap: Option<(Vec<BlobEntry>, ContextNodes)>,
+    /// The features its blobs gave ([`crate::basemap::context_ways`]'s encoding).
+    basemap_features: Vec<i32>,
 }
 
 impl ReadPlan {
@@ -123,7 +132,7 @@ impl ReadPlan {
         let assembler = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == Inside::All);
         // The index is noted only when asked for (build_index), never by an indexed read.
         let scan = PreparedQuery { index: false, ..query.clone() };
-        ReadPlan { assembler, scan, scan_version: 0, pass: Pass::NotStarted, index: None, build_index: false, header: None, header_frame: (0, 0), stopped: false }
+        ReadPlan { assembler, scan, scan_version: 0, pass: Pass::NotStarted, index: None, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new() }
     }
 
     /// Reads by `index` (already checked against the file: [`BlobIndex::check`]): the first read
@@ -209,6 +218,15 @@ impl ReadPlan {
                     return Ok(None);
                 }
                 Pass::Done => return Ok(None),
+                Pass::BasemapAsked => {
+                    self.pass = Pass::Basemap;
+                    let blobs = self.basemap.as_ref().map_or_else(Vec::new, |(blobs, _)| blobs.clone());
+                    Some(Read { decode: Decode::Basemap, blobs: listed(&blobs), wanted: Vec::new(), reread: true })
+                }
+                Pass::Basemap => {
+                    self.end_basemap();
+                    return Ok(None);
+                }
             };
             if let Some(read) = read.filter(|r| r.blobs != Blobs::Listed(Vec::new())) {
                 return Ok(Some(read));
@@ -284,6 +302,7 @@ impl ReadPlan {
             (Pass::MemberWays, Found::Ways(ways)) => self.assembler.add_member_ways(index, ways),
             (Pass::NodeLocations, Found::Nodes(nodes)) => self.assembler.add_locations(index, &nodes),
             (Pass::Geometry, Found::Nodes(nodes)) => self.assembler.add_way_locations(index, &nodes),
+            (Pass::Basemap, Found::Basemap(features)) => self.basemap_features.extend(features),
             _ => return Err(DecodeError::Inconsistent("a blob's finding is not of the kind the read asked for")),
         }
         Ok(())
@@ -295,13 +314,20 @@ impl ReadPlan {
             Pass::First | Pass::Rescan => Some(Decode::Scan),
             Pass::MemberWays => Some(Decode::LocateWays),
             Pass::NodeLocations | Pass::Geometry => Some(Decode::LocateNodes),
-            Pass::NotStarted | Pass::Done => None,
+            Pass::Basemap => Some(Decode::Basemap),
+            Pass::NotStarted | Pass::Done | Pass::BasemapAsked => None,
         }
     }
 
     /// Ends the read early (an error or a cancel): the matches found so far are placed and stay
-    /// ([`Assembler::finish`]), without full geometry. No read follows.
+    /// ([`Assembler::finish`]), without full geometry. No read follows. Stopping the basemap read
+    /// leaves the answer whole and drops the basemap.
     pub fn stop(&mut self) {
+        if matches!(self.pass, Pass::BasemapAsked | Pass::Basemap) {
+            self.end_basemap();
+            self.basemap_features.clear();
+            return;
+        }
         if !matches!(self.pass, Pass::Geometry | Pass::Done) {
             self.assembler.finish();
         }
@@ -319,16 +345,46 @@ impl ReadPlan {
         self.assembler.blob_index(identity, timestamp, self.header_frame)
     }
 
-    /// The basemap read of the finished answer: the blobs that hold ways of the area, to be
-    /// decoded with the returned area's node locations ([`Decode::Basemap`]); Err with the reason
-    /// to show when there is none (a history file, no area, an area larger than a city, too many
-    /// nodes in it).
-    pub fn basemap_read(&mut self) -> Result<(Read, ContextNodes), String> {
+    /// Asks for the basemap read of the finished answer: the next [`ReadPlan::next_read`] names
+    /// the blobs that hold ways of the area, to be decoded ([`Decode::Basemap`]) with the area's
+    /// node locations ([`ReadPlan::basemap_nodes`]); then [`ReadPlan::take_basemap`] gives the
+    /// features. Err with the reason to show when there is none: a history file, no area, an
+    /// area larger than a city, too many nodes in it, no ways in the file, or an answer not done.
+    pub fn ask_basemap(&mut self) -> Result<(), String> {
+        if self.pass != Pass::Done {
+            return Err("no basemap: the answer is not done".into());
+        }
         if self.scan.history {
             return Err("no basemap from a history file: it holds every version of each road".into());
         }
         let (nodes, blobs) = self.assembler.context_read()?;
-        Ok((Read { decode: Decode::Basemap, blobs: listed(&blobs), wanted: Vec::new(), reread: true }, nodes))
+        if blobs.is_empty() {
+            return Err("no basemap: the file has no ways in the area".into());
+        }
+        self.basemap = Some((blobs, nodes));
+        self.basemap_features.clear();
+        self.pass = Pass::BasemapAsked;
+        self.scan_version += 1;
+        Ok(())
+    }
+
+    /// The area's node locations the basemap read's blobs are decoded with (empty when no
+    /// basemap read is asked for); a driver passes them on when [`ReadPlan::scan_query`]'s count moved.
+    pub fn basemap_nodes(&self) -> Option<&ContextNodes> {
+        self.basemap.as_ref().map(|(_, nodes)| nodes)
+    }
+
+    /// The basemap features the last basemap read gave, taken once: i32s `class, kind, n, then
+    /// n × (lon_e7, lat_e7)` per feature (1e-7 degrees; [`crate::basemap::context_ways`]).
+    pub fn take_basemap(&mut self) -> Vec<i32> {
+        std::mem::take(&mut self.basemap_features)
+    }
+
+    fn end_basemap(&mut self) {
+        self.pass = Pass::Done;
+        if self.basemap.take().is_some() {
+            self.scan_version += 1;
+        }
     }
 
     /// The answer assembled so far.
@@ -358,6 +414,8 @@ pub enum Found {
     Ways(Vec<(i64, Vec<i64>)>),
     /// `(node id, lat_e7, lon_e7)` of the wanted nodes it holds (1e-7 degrees).
     Nodes(Vec<(i64, i32, i32)>),
+    /// Its basemap features ([`crate::basemap::context_ways`]'s encoding).
+    Basemap(Vec<i32>),
 }
 
 /// Blobs of a plan, with no wanted ids.
