@@ -65,6 +65,7 @@ export async function readTarget(target: string, query: Query | null, options: R
     const callbacks: RunCallbacks = {
       onHeader: (header: HeaderInfo) => ((info.header = header), (info.size = source.size)),
       onProgress: options.onProgress,
+      requests: source instanceof FetchSource ? source.stats : undefined,
     };
     const progress = await runQuery(source, query, pool, assembler, callbacks, undefined, { buffers }, blobIndex);
     info.size = source.size;
@@ -76,7 +77,7 @@ export async function readTarget(target: string, query: Query | null, options: R
     throw e;
   } finally {
     pool.terminate();
-    source.release?.();
+    if (source instanceof FetchSource) source.release(); // no reply left downloading keeps the process alive
     if (source instanceof NodeFileSource) await source.close();
   }
 }

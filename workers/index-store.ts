@@ -6,8 +6,8 @@
  * query reads the whole file again and builds a new index.
  */
 import { fileIdentity } from '../wasm/pkg/pbf_explorer.js';
-import { END_BYTES, FetchSource } from './source/http-source';
-import type { Source } from './source/source';
+import { END_BYTES, FetchSource, readsAtRandom } from './source/http-source';
+import { readBytes, type Source } from './source/source';
 
 /**
  * Bytes at each end of a file its identity hashes: the crate's `IDENTITY_SPAN` (indexes written
@@ -30,9 +30,9 @@ export function identityOf(source: Source, signal?: AbortSignal): Promise<Uint8A
 }
 
 function identityOfOpen(source: Source, signal?: AbortSignal): Promise<Uint8Array | null> {
-  if (!source.seekable || !Number.isFinite(source.size)) return Promise.resolve(null);
+  if (!readsAtRandom(source) || !Number.isFinite(source.size)) return Promise.resolve(null);
   const span = Math.min(source.size, IDENTITY_SPAN);
-  const reads = [source.read(0, span, signal), source.read(source.size - span, span, signal)];
+  const reads = [readBytes(source, 0, span, signal), readBytes(source, source.size - span, span, signal)];
   reads.forEach((r) => r.catch(() => {})); // when one fails, the other's failure is not news
   return Promise.all(reads).then(([head, tail]) => fileIdentity(source.size, head, tail));
 }

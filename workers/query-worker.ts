@@ -12,7 +12,7 @@ import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
 import { askBeside, dropIndex, identityOf, indexFor, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
-import { FetchSource } from './source/http-source';
+import { FetchSource, readsAtRandom } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
 import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_RECHECK_MS, QUIET_START_MS } from './report-pace';
@@ -241,13 +241,14 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
         post({ type: 'progress', run: run.id, progress });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
+      requests: source instanceof FetchSource ? source.stats : undefined,
     }, run.controller.signal, { buffers }, blobIndex);
     end = { status: 'done' };
   } catch (e) {
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
     end = cancelled ? { status: 'cancelled' } : { status: 'error', message: (e as Error).message ?? String(e) };
   }
-  source?.release?.(); // a read that stopped early leaves no reply downloading
+  if (source instanceof FetchSource) source.release(); // a read that stopped early leaves no reply downloading
   if (changesTimer) clearTimeout(changesTimer);
   clearTimeout(quietTimer);
   if (!isCurrent()) return;
@@ -293,7 +294,7 @@ async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | un
   const kept = keptIndexNames(); // had by the time a probe's reply gives the size
   try {
     await source.open(signal);
-    if (source.seekable && Number.isFinite(source.size) && !(await mayHaveIndex(source.size, kept))) {
+    if (readsAtRandom(source) && Number.isFinite(source.size) && !(await mayHaveIndex(source.size, kept))) {
       // No index kept for a file of this size: unless the server has one beside the file, the
       // read starts now and builds one; the identity (2 MiB read and hashed, 7–20 ms; over HTTP
       // the probe's tail, a reply of its own) is had alongside, and awaited at the read's end.

@@ -11,7 +11,7 @@ import { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions } from './framer/framer';
 import { blobError, CancelledError, type DecodePool } from './pool/pool';
 import { FileOrder } from './file-order';
-import type { Source } from './source/source';
+import type { FetchStats, Source } from './source/source';
 import type { HeaderInfo, Progress, Query } from './types';
 
 /** A blob index for the read (docs/blob-index.md): one to read by, or one to build. */
@@ -40,6 +40,8 @@ export interface RunCallbacks {
   onProgress?: (progress: Progress) => void;
   /** Called after each blob the assembler took in (it may hold changes for the page). */
   onBlob?: () => void;
+  /** The source's request counters (an HTTP source's `stats`), for the progress line. */
+  requests?: FetchStats;
 }
 
 /**
@@ -121,10 +123,11 @@ export async function runQuery(
   const progress: Progress = { bytesRead: 0, totalBytes: 0, blobsDecoded: 0, elements: 0, blobsReread: 0, elapsedMs: 0 };
   const report = () => {
     progress.elapsedMs = performance.now() - started;
-    if (source.stats) {
-      progress.requestsInFlight = source.stats.requestsInFlight;
-      progress.retries = source.stats.retries;
-      progress.rangeSupported = source.stats.rangeSupported;
+    const requests = callbacks.requests;
+    if (requests) {
+      progress.requestsInFlight = requests.requestsInFlight;
+      progress.retries = requests.retries;
+      progress.rangeSupported = requests.rangeSupported;
     }
     callbacks.onProgress?.({ ...progress });
   };
@@ -145,7 +148,7 @@ export async function runQuery(
   const going = () => !failure && !stop.signal.aborted;
   const decoding = new Set<Promise<void>>();
   const syncScanner = scannerSync(assembler, pool);
-  const options = { ...source.readOptions, ...framerOptions, signal: stop.signal };
+  const options = { ...framerOptions, signal: stop.signal };
   /** One read of the plan: each blob decoded in `pool`, what it gave added in file order. */
   const readOnce = async (read: PlannedRead) => {
     const add = (frame: Frame, found: ArrayBuffer) => {
@@ -167,7 +170,6 @@ export async function runQuery(
       const f = byOffset.get(frame.offset)!;
       return pool.locate(frame, read.wanted.slice(f.from, f.to), read.decode === 'locate-ways');
     };
-    if (read.frames) source.release?.(); // only the listed blobs are read: no full read's bytes ahead
     const frames = read.frames
       ? readFramesAt(source, read.frames, options)
       : readFrames(source, { ...options, onRead: (n) => ((progress.bytesRead = n), report()) });

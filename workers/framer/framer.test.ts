@@ -3,33 +3,28 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PbfFormatError, readFrames, readFramesAt, type Frame } from './framer';
-import { FileSource, type Source } from '../source/source';
+import { FileSource, readBytes, STREAM_ABOVE, type Source } from '../source/source';
 import { BufferPool } from './buffers';
 import { DATA_DIR } from '../../tests/e2e/data';
 import { loadWasm } from '../../tests/wasm-node';
 
 beforeAll(loadWasm);
 
-/** A source over bytes in memory; `stream` makes it a front-to-back one, in pieces of `piece` bytes. */
-function memorySource(bytes: Uint8Array, opts: { stream?: boolean; piece?: number } = {}): Source & { reads: [number, number][] } {
+/** A source over bytes in memory, each read given in pieces of `piece` bytes (default: one piece). */
+function memorySource(bytes: Uint8Array, opts: { piece?: number } = {}): Source & { reads: [number, number][] } {
   const reads: [number, number][] = [];
-  const src = {
+  return {
     name: 'memory.osm.pbf',
     size: bytes.length,
-    seekable: !opts.stream,
     reads,
     async open() {},
-    async read(offset: number, length: number) {
+    async *read(offset: number, length: number) {
       reads.push([offset, length]);
-      return bytes.slice(offset, offset + length);
+      const end = Math.min(bytes.length, offset + length);
+      const piece = opts.piece ?? end - offset;
+      for (let at = offset; at < end; at += piece) yield bytes.slice(at, Math.min(end, at + piece));
     },
-    stream: opts.stream
-      ? async function* () {
-          for (let at = 0; at < bytes.length; at += opts.piece ?? 1000) yield bytes.slice(at, at + (opts.piece ?? 1000));
-        }
-      : undefined,
   };
-  return src;
 }
 
 async function all(frames: AsyncIterable<Frame>): Promise<Frame[]> {
@@ -41,8 +36,8 @@ async function all(frames: AsyncIterable<Frame>): Promise<Frame[]> {
 const malta = new Uint8Array(readFileSync(join(DATA_DIR, 'malta.osm.pbf')));
 
 describe('readFrames', () => {
-  it('finds the same frames whatever the chunk size, and they tile the file exactly', async () => {
-    const reference = await all(readFrames(memorySource(malta), { chunkSize: 4 << 20 }));
+  it('finds the same frames whatever the size of the pieces the source gives, and they tile the file exactly', async () => {
+    const reference = await all(readFrames(memorySource(malta)));
     expect(reference[0].type).toBe('OSMHeader');
     expect(reference.length).toBeGreaterThan(10);
     let at = 0;
@@ -51,12 +46,10 @@ describe('readFrames', () => {
       at += f.size;
     }
     expect(at).toBe(malta.length);
-    for (const chunkSize of [7, 1000, 65_537]) {
-      const frames = await all(readFrames(memorySource(malta), { chunkSize, readAhead: 3 }));
+    for (const piece of [7, 1000, 3333, 65_537]) {
+      const frames = await all(readFrames(memorySource(malta, { piece })));
       expect(frames.map((f) => [f.offset, f.size, f.blob.byteLength])).toEqual(reference.map((f) => [f.offset, f.size, f.blob.byteLength]));
     }
-    const streamed = await all(readFrames(memorySource(malta, { stream: true, piece: 3333 })));
-    expect(streamed.map((f) => f.offset)).toEqual(reference.map((f) => f.offset));
   });
 
   it('names a truncated file with the byte offset and blob index', async () => {
@@ -111,8 +104,17 @@ describe('FileSource', () => {
 
   it('reads a range exactly, and what remains of one past the end', async () => {
     const source = new FileSource(new File([malta], 'malta.osm.pbf'));
-    const got = await source.read(123_456, 789_012);
+    const got = await readBytes(source, 123_456, 789_012);
     expect(Buffer.from(got).equals(Buffer.from(malta.subarray(123_456, 123_456 + 789_012)))).toBe(true);
-    expect((await source.read(malta.length - 10, 100)).length).toBe(10);
+    expect((await readBytes(source, malta.length - 10, 100)).length).toBe(10);
+    // A range longer than STREAM_ABOVE comes streamed, in pieces, the same bytes.
+    const big = new Uint8Array(STREAM_ABOVE + 12_345).map((_, i) => i * 7);
+    const long = new FileSource(new File([big], 'big.bin'));
+    let pieces = 0;
+    const out: number[] = [];
+    for await (const p of long.read(5, big.length)) (pieces++, out.push(p.length));
+    expect(pieces).toBeGreaterThan(1);
+    expect(out.reduce((a, b) => a + b, 0)).toBe(big.length - 5);
+    expect(Buffer.from(await readBytes(long, 5, big.length)).equals(Buffer.from(big.subarray(5)))).toBe(true);
   });
 });

@@ -1,14 +1,14 @@
 /**
  * Finds the frames of a PBF file as its bytes arrive (spec "File format"): a 4-byte
  * big-endian BlobHeader length, the BlobHeader, then `datasize` bytes of Blob. Reads the
- * {@link Source} in chunks with a few reads in flight, and never holds more than the frame
- * being cut plus those chunks. Runs in the query worker, which has loaded the Wasm decoder:
+ * {@link Source} front to back, and never holds more than the frame being cut plus the pieces
+ * it spans; or reads the frames a read plan lists, neighbours together. Runs in the query worker, which has loaded the Wasm decoder:
  * BlobHeaders are decoded by the same Rust code as everywhere else (`readBlobHeader`).
  */
 import { readBlobHeader } from '../../wasm/pkg/pbf_explorer.js';
 import { BufferPool } from './buffers';
 import { describeNonPbf } from './sniff';
-import type { Source } from '../source/source';
+import { readBytes, type Source } from '../source/source';
 
 /** The spec's hard cap on a BlobHeader, in bytes (the Blob's 32 MiB cap is checked in Rust). */
 export const MAX_BLOB_HEADER_SIZE = 64 * 1024;
@@ -35,9 +35,9 @@ export class PbfFormatError extends Error {
 }
 
 export interface FramerOptions {
-  /** Bytes per read; default 4 MiB. */
+  /** Most bytes per read of neighbouring frames ({@link readFramesAt}); default {@link TARGETED_READ}'s. */
   chunkSize?: number;
-  /** Reads kept in flight; default 2 (more for HTTP). */
+  /** Reads of {@link readFramesAt} kept in flight; default {@link TARGETED_READ}'s. */
   readAhead?: number;
   signal?: AbortSignal;
   /** Called with the total bytes read so far after each chunk arrives. */
@@ -46,52 +46,37 @@ export interface FramerOptions {
   buffers?: BufferPool;
 }
 
-/** Sequential chunks of a source, with `readAhead` reads in flight. */
+/**
+ * The targeted reads' requests: neighbouring frames read together up to 4 MiB a read, 6 reads
+ * in flight, for every source. Measured over HTTP on the 110 MB file with 50 ms added to every
+ * request, 2 workers: 1 MiB × 8 took 2.8 s, 2 MiB × 8 2.1 s, 4 MiB × 6 2.0–2.1 s, 4 MiB × 10,
+ * 8 MiB × 6 and 16 MiB × 4 the same within noise; smaller reads pay the latency. A local file's
+ * indexed reads take the same within noise (`docs/decisions.md`).
+ */
+export const TARGETED_READ = { chunkSize: 4 << 20, readAhead: 6 };
+
+/** The file front to back, as the source's pieces come, counting the bytes read. */
 class ChunkReader {
-  private next = 0;
   private bytesRead = 0;
-  private inflight: Promise<Uint8Array>[] = [];
+  private pieces: AsyncIterator<Uint8Array>;
 
-  constructor(private source: Source, private opts: Required<Omit<FramerOptions, 'signal' | 'onRead' | 'buffers'>> & FramerOptions) {}
-
-  private fill(): void {
-    const { chunkSize, readAhead, signal } = this.opts;
-    while (this.inflight.length < readAhead && this.next < this.source.size) {
-      const length = Math.min(chunkSize, this.source.size - this.next);
-      const offset = this.next;
-      const read = this.source.read(offset, length, signal).then((chunk) => {
-        // Frames are found by position: one short read would shift every byte after it.
-        if (chunk.length !== length) throw new Error(`short read at byte ${offset}: asked for ${length} bytes, got ${chunk.length}`);
-        return chunk;
-      });
-      read.catch(() => {}); // a read failing after an earlier one failed is not news
-      this.inflight.push(read);
-      this.next += length;
-    }
+  constructor(source: Source, private opts: FramerOptions & { buffers: BufferPool }) {
+    const length = Number.isFinite(source.size) ? source.size : Infinity;
+    this.pieces = source.read(0, length, { signal: opts.signal, buffers: opts.buffers })[Symbol.asyncIterator]();
   }
 
-  /** The source's front-to-back pieces, once that read has started. */
-  streamed: AsyncIterator<Uint8Array> | null = null;
-
-  /** The next chunk in file order, or null at the end of the file. */
+  /** The next piece in file order, or null at the end of the file. */
   async nextChunk(): Promise<Uint8Array | null> {
-    if (this.source.stream) {
-      // A source read front to back: its pieces, whatever their size.
-      this.streamed ??= this.source.stream(this.opts.signal, this.opts.buffers)[Symbol.asyncIterator]();
-      const { done, value } = await this.streamed.next();
-      if (done) return null;
-      this.bytesRead += value.length;
-      this.opts.onRead?.(this.bytesRead);
-      return value;
-    }
-    this.fill();
-    const read = this.inflight.shift();
-    if (!read) return null;
-    const chunk = await read;
-    this.bytesRead += chunk.length;
+    const { done, value } = await this.pieces.next();
+    if (done) return null;
+    this.bytesRead += value.length;
     this.opts.onRead?.(this.bytesRead);
-    this.fill();
-    return chunk;
+    return value;
+  }
+
+  /** Stops the source's read (a reader that left before the end). */
+  stop(): void {
+    void this.pieces.return?.();
   }
 }
 
@@ -119,18 +104,10 @@ const COALESCE_GAP = 256 << 10;
 /**
  * Reads the frames `wanted` (ascending offsets) and yields them in that order: neighbouring
  * frames are read together, in reads of at most `chunkSize` bytes, `readAhead` at a time.
- * A source that cannot seek is read front to back and the wanted frames picked out.
  * @throws PbfFormatError when a frame is not where the first read saw it (the file changed).
  */
 export async function* readFramesAt(source: Source, wanted: FrameAt[], options: FramerOptions = {}): AsyncGenerator<Frame> {
-  if (!source.seekable) {
-    const at = new Map(wanted.map((f) => [f.offset, f]));
-    for await (const frame of readFrames(source, options)) {
-      if (at.has(frame.offset)) yield frame;
-    }
-    return;
-  }
-  const { chunkSize = 4 << 20, readAhead = 2, signal, buffers = new BufferPool() } = options;
+  const { chunkSize = TARGETED_READ.chunkSize, readAhead = TARGETED_READ.readAhead, signal, buffers = new BufferPool() } = options;
   const groups: FrameAt[][] = [];
   for (const f of wanted) {
     const group = groups[groups.length - 1];
@@ -141,7 +118,11 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
   const read = (group: FrameAt[]) => {
     const start = group[0].offset;
     const end = group[group.length - 1].offset + group[group.length - 1].size;
-    const reading = source.read(start, end - start, signal).then((b) => ({ group, start, b }));
+    const reading = readBytes(source, start, end - start, signal).then((b) => {
+      // Frames are found by position: a short read would shift every byte after it.
+      if (b.length !== end - start) throw new PbfFormatError(`the file ended after ${b.length} of the ${end - start} bytes read here`, start, group[0].index);
+      return { group, start, b };
+    });
     reading.catch(() => {}); // awaited in turn below; reads still in flight when the reader stops are not
     return reading;
   };
@@ -171,8 +152,17 @@ export async function* readFramesAt(source: Source, wanted: FrameAt[], options: 
  */
 export async function* readFrames(source: Source, options: FramerOptions = {}): AsyncGenerator<Frame> {
   const buffers = options.buffers ?? new BufferPool();
-  const bytes = new ByteQueue(new ChunkReader(source, { chunkSize: 4 << 20, readAhead: 2, ...options, buffers }), buffers);
   if (source.size === 0) throw new PbfFormatError('the file is empty', 0, 0);
+  const reader = new ChunkReader(source, { ...options, buffers });
+  try {
+    yield* framesOf(new ByteQueue(reader, buffers), source);
+  } finally {
+    reader.stop(); // left before the end: the source's read stops too
+  }
+}
+
+/** The frames in `bytes`, the bytes of `source` from its start (see {@link readFrames}). */
+async function* framesOf(bytes: ByteQueue, source: Source): AsyncGenerator<Frame> {
   const sniffLength = Number.isFinite(source.size) ? Math.min(512, source.size) : 512;
   for (let index = 0; ; index++) {
     if (!(await bytes.fill(1))) return;
@@ -208,7 +198,7 @@ export async function* readFrames(source: Source, options: FramerOptions = {}): 
  * The unread bytes of a file as the chunks it arrived in. Each Blob is copied once, straight
  * from the chunks into its own buffer (which goes to a decode worker); a streamed piece goes back
  * to the buffer pool as soon as it is consumed (each has its buffer to itself: see
- * `Source.stream`), so the next piece or Blob reuses it. (Merging chunks first made twice the garbage.)
+ * `Source.read`), so the next piece or Blob reuses it. (Merging chunks first made twice the garbage.)
  */
 class ByteQueue {
   private chunks: Uint8Array[] = [];
@@ -267,7 +257,7 @@ class ByteQueue {
     if (consume) {
       // Views of consumed chunks (peek's) do not outlive the synchronous code that asked for them.
       const consumed = this.chunks.splice(0, chunk);
-      if (this.reader.streamed) for (const c of consumed) this.buffers.put(c.buffer as ArrayBuffer);
+      for (const c of consumed) this.buffers.put(c.buffer as ArrayBuffer);
       this.pos = pos;
       this.available -= n;
       this.offset += n;

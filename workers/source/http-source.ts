@@ -1,16 +1,7 @@
 /** HTTP reading for the query worker (the page never sees the bytes): see {@link FetchSource}. */
 import { backoff, parseContentRange, retryAfterMs, sleep, type RetryPolicy } from './http-retry';
 import type { BufferPool } from '../framer/buffers';
-import { readFirst, streamChunks, streamPieces, type FetchStats, type Source } from './source';
-
-/**
- * Range reads of parts of a file (the targeted reads; a full read is one stream, see
- * {@link FetchSource.stream}): 4 MiB per request, 6 in flight. Measured when full reads used
- * them too, on the 110 MB file with 50 ms added to every request, 2 workers: 1 MiB × 8 took
- * 2.8 s, 2 MiB × 8 2.1 s, 4 MiB × 6 2.0–2.1 s, 4 MiB × 10, 8 MiB × 6 and 16 MiB × 4 the same
- * within noise. Smaller chunks pay the latency.
- */
-export const HTTP_READ = { chunkSize: 4 << 20, readAhead: 6 };
+import { readFirst, streamChunks, streamPieces, type FetchStats, type ReadOptions, type Source } from './source';
 
 /**
  * Bytes at each end of the file the probe brings ({@link FetchSource.open}): what the file
@@ -60,9 +51,13 @@ export class FetchSource implements Source {
   /** Whether reads send `If-Range`; off once a server refused it (see {@link fetchRange}). */
   private ifRange = true;
 
+  /** A server without Range support: the one whole-file reply, read forward by successive reads. */
+  private forward: { pieces: AsyncIterator<Uint8Array>; at: number; left: Uint8Array | null; signal?: AbortSignal } | null = null;
+  /** Settles when the read of {@link forward} under way is done (they take turns). */
+  private forwardTurn: Promise<void> = Promise.resolve();
+
   constructor(
     readonly name: string,
-    readonly readOptions = HTTP_READ,
     private readonly policy: RetryPolicy = { retries: 6, backoffMs: 200 },
   ) {}
 
@@ -194,14 +189,37 @@ export class FetchSource implements Source {
   }
 
   /**
-   * Reads bytes `offset` … `offset + length - 1`. A body cut mid-way is resumed from the first
-   * missing byte. Rejects with an Error naming the URL and range for a fault that persists past
+   * Bytes `offset` … `offset + length - 1` (see {@link Source.read}). The whole file from byte 0
+   * (a full read) comes as one streamed reply that goes on with the probe's
+   * ({@link streamRange}); any other range in one buffer from one request ({@link readRange}),
+   * unless the probe's head or the tail hold it. A server without Range support is read
+   * forward through its one whole-file reply ({@link readForward}).
+   * Reading the whole file by ranges instead cost Chromium 2.4× the CPU for the same bytes
+   * (110 MB from a local server: 770–830 ms in 4 MiB ranges, 6 at a time, against 330 ms in one
+   * response), taken from the decoders.
+   */
+  async *read(offset: number, length: number, { signal, buffers }: ReadOptions = {}): AsyncIterable<Uint8Array> {
+    if (!this.stats.rangeSupported) {
+      yield* this.readForward(offset, length, signal);
+      return;
+    }
+    const end = Math.min(offset + length, this.size) - 1;
+    if (end < offset) return;
+    const kept = await this.kept(offset, end);
+    if (kept) yield kept;
+    else if (offset === 0 && end === this.size - 1) yield* this.streamRange(signal, buffers);
+    else {
+      this.release(); // a targeted read: no full read is coming to take the probe's reply
+      yield await this.readRange(offset, end, signal);
+    }
+  }
+
+  /**
+   * Bytes `offset` … `end` in one request (a body cut mid-way is resumed from the first
+   * missing byte). Rejects with an Error naming the URL and range for a fault that persists past
    * the retries, a 4xx, or a file that changed since {@link open}.
    */
-  async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const end = Math.min(offset + length, this.size) - 1;
-    const kept = await this.kept(offset, end);
-    if (kept) return kept;
+  private async readRange(offset: number, end: number, signal?: AbortSignal): Promise<Uint8Array> {
     const out = new Uint8Array(end - offset + 1);
     const at = { got: 0 };
     await this.withRetries(`bytes ${offset}-${end}`, signal, async () => {
@@ -213,20 +231,42 @@ export class FetchSource implements Source {
     return out;
   }
 
-  get seekable(): boolean {
-    return this.stats.rangeSupported;
-  }
-
   /**
-   * The whole file front to back, for a full read: one streamed response (`Range: bytes=N-`
-   * from a server with Range support, resumed at the first missing byte after a cut; the
-   * whole-file response otherwise). Reading by {@link HTTP_READ}'s ranges instead cost
-   * Chromium 2.4× the CPU for the same bytes (110 MB from a local server: 770–830 ms in
-   * 4 MiB ranges, 6 at a time, against 330 ms in one response), taken from the decoders.
-   * Only {@link read}'s targeted reads use ranges.
+   * Bytes `offset` … `offset + length - 1` of a server without Range support, from its one
+   * whole-file reply read forward: reads at growing offsets (a pass's blobs, in file order) go
+   * on where the last stopped, skipping what lies between; a read behind it, or for another
+   * signal, starts the file again. Reads take turns.
    */
-  get stream(): (signal?: AbortSignal, buffers?: BufferPool) => AsyncIterable<Uint8Array> {
-    return (signal, buffers) => (this.stats.rangeSupported ? this.streamRange(signal, buffers) : this.streamWhole(signal, buffers));
+  private async *readForward(offset: number, length: number, signal?: AbortSignal): AsyncIterable<Uint8Array> {
+    const turn = this.forwardTurn;
+    let done = () => {};
+    this.forwardTurn = new Promise((resolve) => (done = resolve));
+    await turn;
+    try {
+      let f = this.forward;
+      if (!f || f.at > offset || f.signal !== signal) {
+        void f?.pieces.return?.();
+        f = this.forward = { pieces: this.streamWhole(signal)[Symbol.asyncIterator](), at: 0, left: null, signal };
+      }
+      const end = offset + length;
+      while (f.at < end) {
+        let piece = f.left;
+        f.left = null;
+        if (!piece) {
+          const next = await f.pieces.next();
+          if (next.done) return;
+          piece = next.value;
+        }
+        const start = f.at;
+        const from = Math.max(0, offset - start);
+        const to = Math.min(piece.length, end - start);
+        if (to < piece.length) f.left = piece.subarray(to);
+        f.at = start + to;
+        if (to > from) yield piece.subarray(from, to);
+      }
+    } finally {
+      done();
+    }
   }
 
   /**
@@ -291,7 +331,7 @@ export class FetchSource implements Source {
   }
 
   /** Only for a server without Range support: the one whole-file response, streamed. */
-  private async *streamWhole(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
+  private async *streamWhole(signal?: AbortSignal): AsyncIterable<Uint8Array> {
     let delivered = 0;
     for (let attempt = 0; ; attempt++) {
       const res = this.whole ?? (await this.fetch(this.validatorHeaders(), signal));
@@ -301,7 +341,7 @@ export class FetchSource implements Source {
         this.checkSameVersion(res);
         // After a cut, the file comes again from its start: skip what was already handed on.
         let skip = delivered;
-        for await (const piece of streamPieces(res.body!, signal, buffers)) {
+        for await (const piece of streamPieces(res.body!, signal)) {
           const fresh = skip >= piece.length ? null : piece.subarray(skip);
           skip = Math.max(0, skip - piece.length);
           if (!fresh) continue;
@@ -437,4 +477,13 @@ class RetryableHttpError extends Error {
   constructor(message: string, readonly retryAfterMs: number) {
     super(message);
   }
+}
+
+/**
+ * Whether `source` reads a range without the bytes before it: false for an HTTP server that
+ * ignores Range, whose every read behind the last one is a download of the file from its start
+ * (no file identity, no blob index for it).
+ */
+export function readsAtRandom(source: Source): boolean {
+  return !(source instanceof FetchSource) || source.stats.rangeSupported;
 }

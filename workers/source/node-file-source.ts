@@ -1,18 +1,13 @@
 /** A local file on the command line, behind the same `Source` interface as the browser's `File` and HTTP. */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { BufferPool } from '../framer/buffers';
-import type { Source } from './source';
+import type { ReadOptions, Source } from './source';
 
 /** Bytes per piece of a front-to-back read. */
 const PIECE_BYTES = 4 << 20;
 
-/**
- * A file read with positioned reads (`pread`): front to back in pieces of 4 MiB for a full read,
- * at any offset for the targeted reads. Never loaded whole.
- */
+/** A file read with positioned reads (`pread`), in pieces of 4 MiB, at any offset. Never loaded whole. */
 export class NodeFileSource implements Source {
   size = NaN;
-  readonly seekable = true;
   private handle: FileHandle | null = null;
 
   /** @param name the file's path. */
@@ -45,25 +40,21 @@ export class NodeFileSource implements Source {
     return at;
   }
 
-  /** Reads `length` bytes at byte `offset` (fewer only at the end). Rejects naming the offset. */
-  async read(offset: number, length: number): Promise<Uint8Array> {
+  /**
+   * Bytes `offset` … `offset + length - 1` (fewer only at the end) in pieces of at most 4 MiB,
+   * each in a buffer from `buffers` (handed back by the framer once consumed). Throws naming the offset.
+   */
+  async *read(offset: number, length: number, { signal, buffers }: ReadOptions = {}): AsyncIterable<Uint8Array> {
     await this.open();
-    const out = new Uint8Array(Math.max(0, Math.min(length, this.size - offset)));
-    const got = await this.fill(out, offset);
-    if (got !== out.length) throw this.fail(offset + got, `the file ended after ${got} of ${out.length} bytes`);
-    return out;
-  }
-
-  /** The file front to back, each piece in a buffer from `buffers` (handed back by the framer once consumed). */
-  async *stream(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
-    await this.open();
-    for (let at = 0; at < this.size; ) {
+    const end = Math.min(offset + length, this.size);
+    for (let at = offset; at < end; ) {
       if (signal?.aborted) throw signal.reason;
-      const piece = buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES);
+      const want = Math.min(PIECE_BYTES, end - at);
+      const piece = buffers?.get(want) ?? new Uint8Array(want);
       const got = await this.fill(piece, at);
-      if (got === 0) return;
+      if (got !== want) throw this.fail(at + got, `the file ended after ${at + got - offset} of ${end - offset} bytes`);
       at += got;
-      yield piece.subarray(0, got);
+      yield piece;
     }
   }
 

@@ -5,50 +5,71 @@ import type { BufferPool } from '../framer/buffers';
  * Range requests (RFC 7233), so the framer and everything after it need not know which.
  */
 
-/** Random-access bytes of one file. */
+/**
+ * Random-access bytes of one file: its identity (`name`), its size, and the bytes of a range,
+ * as small as PMTiles' `Source`. How to read a range (one buffer, or a stream of pieces; which
+ * request; what a probe fetched ahead) is the source's business; how to frame the file and how
+ * many reads to keep in flight is the framer's.
+ */
 export interface Source {
-  /** What to call the file in messages: a file name or a URL. */
+  /** What to call the file in messages, and what identifies it: a file name or a URL. */
   readonly name: string;
   /** Total size in bytes (NaN when a server without Range support sends no length); known once {@link Source.open} resolves. */
   readonly size: number;
   /** Learns the size (and for HTTP, whether ranges work). Rejects with a message a user can act on. */
   open(signal?: AbortSignal): Promise<void>;
   /**
-   * Reads exactly `length` bytes at byte `offset` (fewer only at the end of the file).
-   * Rejects with an Error naming the offset when the read fails.
+   * The bytes `offset` … `offset + length - 1` (fewer only at the end of the file; `length`
+   * may be Infinity), in order, in pieces of any size. A piece that came in a buffer from
+   * `options.buffers` has that buffer to itself: the reader may put it back once consumed.
+   * Throws an Error naming the offset when the read fails, the signal's reason when it aborts.
    */
-  read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
-  /**
-   * Present when the whole file is best read front to back (a local file), or can only be (an
-   * HTTP server that ignores Range): its chunks in order. The framer then uses this instead of
-   * {@link Source.read} for a full read. Each piece has its buffer to itself, so the reader may
-   * put it in `buffers` once consumed; a source may read pieces into buffers taken from there.
-   */
-  readonly stream?: (signal?: AbortSignal, buffers?: BufferPool) => AsyncIterable<Uint8Array>;
-  /** Whether {@link Source.read} works (false for an HTTP server that ignores Range). */
-  readonly seekable: boolean;
-  /** Request counters, for sources that make requests. */
-  readonly stats?: FetchStats;
-  /** How the framer should read this source: bytes per read, and reads in flight. */
-  readonly readOptions?: { chunkSize: number; readAhead: number };
-  /**
-   * Lets go of bytes fetched ahead for a full read (the rest of an HTTP probe's reply), when no
-   * full read is coming; {@link Source.read} still works, and a later full read fetches anew.
-   */
-  release?(): void;
+  read(offset: number, length: number, options?: ReadOptions): AsyncIterable<Uint8Array>;
+}
+
+/** How a reader wants a {@link Source.read}. */
+export interface ReadOptions {
+  signal?: AbortSignal;
+  /** Where the buffers of a streamed read's pieces may come from (the framer's pool). */
+  buffers?: BufferPool;
 }
 
 /**
- * A local file (drag-and-drop or picker), never loaded whole: read front to back through
- * `File.stream()`, and in slices (each itself streamed) for the targeted second read.
- * Streams, not `slice().arrayBuffer()`: Chromium keeps the memory of every ArrayBuffer it reads
- * from a file that way, so the tab grew by the size of the file (1.2 GB for a 1.1 GB file, even
+ * The bytes `offset` … `offset + length - 1` of `source` in one buffer (fewer only at the end
+ * of the file). Throws as {@link Source.read}.
+ */
+export async function readBytes(source: Source, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
+  const pieces: Uint8Array[] = [];
+  let total = 0;
+  for await (const piece of source.read(offset, length, { signal })) {
+    pieces.push(piece);
+    total += piece.length;
+  }
+  if (pieces.length === 1) return pieces[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
+
+/**
+ * A local file (drag-and-drop or picker), never loaded whole. The whole file, or a range longer
+ * than {@link STREAM_ABOVE} bytes, is streamed (`stream()`) into the reader's buffers; a shorter
+ * range comes in one buffer (`slice().arrayBuffer()`).
+ * Streams for long ranges: Chromium keeps the memory of every ArrayBuffer it reads from a file
+ * with `arrayBuffer()`, so the tab grew by the size of the file (1.2 GB for a 1.1 GB file, even
  * with each buffer detached after use); streamed, it stays near 0.3 GB, and reads faster.
+ * One buffer for short ranges: a stream's reader made a garbage chunk per 64 KiB and a copy of
+ * each (a BYOB reader on a slice hung in Chromium 156 when a query worker read slices after an
+ * earlier query had streamed another file); an indexed query reads ~20 MB so, and the garbage
+ * showed as renderer RSS growing over queries in a row (`docs/decisions.md`).
  */
 export class FileSource implements Source {
   readonly name: string;
   readonly size: number;
-  readonly seekable = true;
 
   constructor(private readonly file: File) {
     this.name = file.name;
@@ -61,35 +82,35 @@ export class FileSource implements Source {
     return new Error(`could not read ${this.name} at byte ${offset}: ${(e as Error).message} (was the file moved or changed?)`);
   }
 
-  /**
-   * A slice's `arrayBuffer()`: its bytes land in the one buffer returned, where a stream's
-   * reader made a garbage chunk per 64 KiB and a copy of each (a BYOB reader on a slice hung in
-   * Chromium 156 when a query worker read slices after an earlier query had streamed another
-   * file). An indexed query reads ~20 MB so, and the garbage showed as renderer RSS growing
-   * over queries in a row (`docs/decisions.md`).
-   */
-  async read(offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const want = Math.max(0, Math.min(length, this.size - offset));
+  async *read(offset: number, length: number, options: ReadOptions = {}): AsyncIterable<Uint8Array> {
+    const end = Math.min(offset + length, this.size);
+    if (end - offset > STREAM_ABOVE || (offset === 0 && end === this.size)) yield* this.streamed(offset, end, options);
+    else if (end > offset) yield await this.whole(offset, end, options.signal);
+  }
+
+  private async whole(offset: number, end: number, signal?: AbortSignal): Promise<Uint8Array> {
     let out: Uint8Array;
     try {
-      out = new Uint8Array(await this.file.slice(offset, offset + want).arrayBuffer());
+      out = new Uint8Array(await this.file.slice(offset, end).arrayBuffer());
     } catch (e) {
       throw signal?.aborted ? signal.reason : this.fail(offset, e);
     }
     if (signal?.aborted) throw signal.reason;
-    if (out.length !== want) throw this.fail(offset + out.length, new Error(`the file ended after ${out.length} of ${want} bytes`));
+    if (out.length !== end - offset) throw this.fail(offset + out.length, new Error(`the file ended after ${out.length} of ${end - offset} bytes`));
     return out;
   }
 
   /**
-   * The file front to back in pieces of {@link PIECE_BYTES}, read straight into buffers from
+   * Bytes `offset`…`end - 1` in pieces of {@link PIECE_BYTES}, read straight into buffers from
    * `buffers` (BYOB): with the framer handing consumed pieces back, reading a file makes no garbage.
    */
-  async *stream(signal?: AbortSignal, buffers?: BufferPool): AsyncIterable<Uint8Array> {
-    let at = 0;
-    const resume = { reopen: (offset: number) => this.file.slice(offset).stream(), stallMs: FILE_STALL_MS };
+  private async *streamed(offset: number, end: number, { signal, buffers }: ReadOptions): AsyncIterable<Uint8Array> {
+    let at = offset;
+    const resume = { reopen: (from: number) => this.file.slice(offset + from, end).stream(), stallMs: FILE_STALL_MS };
     try {
-      for await (const piece of streamPieces(this.file.stream(), signal, buffers, resume)) {
+      // The whole file through `File.stream()` itself: a BYOB reader on a slice's stream once hung (above).
+      const stream = offset === 0 && end === this.size ? this.file.stream() : this.file.slice(offset, end).stream();
+      for await (const piece of streamPieces(stream, signal, buffers, resume)) {
         at += piece.length;
         yield piece;
       }
@@ -98,6 +119,9 @@ export class FileSource implements Source {
     }
   }
 }
+
+/** Ranges longer than this (bytes) are streamed, not read into one buffer (see {@link FileSource}). */
+export const STREAM_ABOVE = 16 << 20;
 
 /** Bytes per piece of a front-to-back read (Chromium hands out at most 64 KiB per read: a piece gathers several). */
 const PIECE_BYTES = 1 << 20;
@@ -298,7 +322,7 @@ async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<Array
   return { view, filled };
 }
 
-/** Counters of an HTTP source, for the progress line. */
+/** Counters of an HTTP source's requests, for the progress line. */
 export interface FetchStats {
   bytesFetched: number;
   requestsInFlight: number;
