@@ -73,21 +73,28 @@ function contextLayer(id: string, type: 'fill' | 'line', classes: string[], pain
 
 const width = (z12: number, z17: number) => ['interpolate', ['linear'], ['zoom'], 12, z12, 17, z17];
 
-/** The basemap drawn from the file, quiet under the matches: areas first, then lines. */
+/**
+ * The basemap drawn from the file, quiet under the matches: areas first, then lines. No line is
+ * dashed: a dashed line has a program of its own, whose first link on a software renderer is one
+ * 150–200 ms main-thread task (`docs/decisions.md`).
+ */
 const CONTEXT_LAYERS: LayerSpecification[] = [
   contextLayer('context-landuse', 'fill', ['landuse'], { 'fill-color': '#ebe6dc' }),
   contextLayer('context-green', 'fill', ['green'], { 'fill-color': '#d4e7c5' }),
   contextLayer('context-water', 'fill', ['water'], { 'fill-color': '#b7d4ea' }),
   contextLayer('context-buildings', 'fill', ['building'], { 'fill-color': '#dcd5cc', 'fill-outline-color': '#c4b8aa' }),
   contextLayer('context-waterways', 'line', ['waterway'], { 'line-color': '#9ec5e6', 'line-width': width(1, 3) }),
-  contextLayer('context-paths', 'line', ['path'], { 'line-color': '#b3a894', 'line-width': width(0.5, 1.5), 'line-dasharray': [2, 1.5] }),
-  contextLayer('context-railways', 'line', ['railway'], { 'line-color': '#9a9a9a', 'line-width': width(1, 2), 'line-dasharray': [3, 2] }),
+  contextLayer('context-paths', 'line', ['path'], { 'line-color': '#b3a894', 'line-width': width(0.5, 1.5) }),
+  contextLayer('context-railways', 'line', ['railway'], { 'line-color': '#8a8a8a', 'line-width': width(1, 2) }),
   contextLayer('context-roads', 'line', ['minor-road'], { 'line-color': '#ffffff', 'line-width': width(1, 6) }),
   contextLayer('context-major-roads', 'line', ['major-road'], { 'line-color': '#f5cf8c', 'line-width': width(2, 9) }),
 ];
 
 /** The basemap layers' ids (replaced by an online basemap). */
 const CONTEXT_LAYER_IDS = CONTEXT_LAYERS.map((l) => l.id);
+
+/** Milliseconds between two steps of the map's warm-up (see `MapView.warmUp`). */
+const STEP_GAP_MS = 150;
 
 function offlineStyle(): StyleSpecification {
   return {
@@ -101,11 +108,12 @@ function offlineStyle(): StyleSpecification {
     },
     layers: [
       { id: 'background', type: 'background', paint: { 'background-color': '#dfe9ef' } },
-      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f4f2ec' } },
+      // No antialiasing outline (a program of its own, linked in the land's first frame): the outline layer draws the edge.
+      { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f4f2ec', 'fill-antialias': false } },
       // Shown a frame after the land (see `warmUp`).
       { id: 'land-outline', type: 'line', source: 'land', layout: { visibility: 'none' }, paint: { 'line-color': '#aaa392', 'line-width': 0.7 } },
       ...CONTEXT_LAYERS,
-      { id: 'header-bbox', type: 'line', source: 'header-bbox', paint: { 'line-color': '#6e7781', 'line-width': 1.5, 'line-dasharray': [3, 2] } },
+      { id: 'header-bbox', type: 'line', source: 'header-bbox', paint: { 'line-color': '#6e7781', 'line-width': 1, 'line-opacity': 0.7 } },
       { id: 'area-fill', type: 'fill', source: 'area', paint: { 'fill-color': '#1f6feb', 'fill-opacity': 0.08 } },
       { id: 'area-outline', type: 'line', source: 'area', paint: { 'line-color': '#1f6feb', 'line-width': 2 } },
       // Ways with their geometry: areas filled with an outline, the rest as lines.
@@ -253,8 +261,14 @@ export class MapView {
         return true;
       });
     }
-    // Each step that drew something waits for its frame (a step with nothing to draw has none).
-    for (const step of steps) if (step()) await this.map.once('idle');
+    // Each step that drew something waits for its frame (a step with nothing to draw has none),
+    // then a little more: the GPU process composites that frame before the next program's link,
+    // which the page's thread waits for.
+    for (const step of steps) {
+      if (!step()) continue;
+      await this.map.once('idle');
+      await new Promise((resolve) => setTimeout(resolve, STEP_GAP_MS));
+    }
     if (!this.touched.area) void area.setData(EMPTY);
     if (bboxUntouched()) void headerBbox.setData(EMPTY);
     if (!this.touched.matches) {
