@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { landAsset } from './scripts/vite-land-asset.ts';
 
 // `npm start -- some.osm.pbf` sets PBF_FILE so the dev server may read that file's folder.
 const here = dirname(fileURLToPath(import.meta.url));
@@ -31,6 +32,7 @@ export default defineConfig({
   worker: { format: 'es' },
   server: { fs: { allow: ['..', ...extraAllowed] } },
   plugins: [
+    landAsset(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: '.',
@@ -38,7 +40,7 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       injectManifest: {
-        globPatterns: ['**/*.{html,js,css,wasm,svg,png,pbf,json}'],
+        globPatterns: ['**/*.{html,js,css,wasm,svg,png,pbf,json,geojson}'],
         globIgnores: ['bench.html', 'assets/bench-*'],
         maximumFileSizeToCacheInBytes: 4 << 20,
       },
