@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { landAsset } from './scripts/vite-land-asset.ts';
+import { landAsset } from './scripts/vite-land-asset';
 
 // `npm start -- some.osm.pbf` sets PBF_FILE so the dev server may read that file's folder.
 const here = dirname(fileURLToPath(import.meta.url));
