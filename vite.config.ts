@@ -2,7 +2,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { landAsset } from './scripts/vite-land-asset';
 
 // `npm start -- some.osm.pbf` sets PBF_FILE so the dev server may read that file's folder.
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +31,6 @@ export default defineConfig({
   worker: { format: 'es' },
   server: { fs: { allow: ['..', ...extraAllowed] } },
   plugins: [
-    landAsset(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: '.',
@@ -40,7 +38,7 @@ export default defineConfig({
       registerType: 'prompt',
       injectRegister: false,
       injectManifest: {
-        globPatterns: ['**/*.{html,js,css,wasm,svg,png,pbf,json,geojson}'],
+        globPatterns: ['**/*.{html,js,css,wasm,svg,png,pbf,json}'],
         globIgnores: ['bench.html', 'assets/bench-*'],
         maximumFileSizeToCacheInBytes: 4 << 20,
       },

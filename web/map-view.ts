@@ -18,9 +18,11 @@ import {
 // MapLibre 6 finds its worker beside its own script, which a bundler moves; so Vite bundles
 // the worker and tells MapLibre where it went.
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
-import landUrl from 'world-atlas/land-50m.json?geojson-url';
+import landUrl from 'world-atlas/land-50m.json?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { Feature, FeatureCollection, Polygon } from 'geojson';
+import { feature } from 'topojson-client';
+import type { Topology } from 'topojson-specification';
 import { bboxPolygon, featuresWithin, polygonBounds } from './geometry';
 import { mergeStyles } from './online-basemap';
 import { drawOnceTilesLoad } from './repaint-hold';
@@ -48,6 +50,16 @@ const MAX_UPDATE_WEIGHT = 15_000;
  * points), smaller ones with their ways' lines and areas.
  */
 const CLUSTER_ABOVE = 10_000;
+
+/**
+ * Natural Earth 1:50m land (world-atlas), fetched after the map so it does not delay it. An
+ * asset read with `JSON.parse`, not an imported module: a JSON module's object, and the code
+ * that builds it, stay in the page's heap for its whole life (`docs/decisions.md`).
+ */
+async function loadLand(): Promise<FeatureCollection> {
+  const topology = (await (await fetch(landUrl)).json()) as Topology;
+  return feature(topology, topology.objects.land) as unknown as FeatureCollection;
+}
 
 /** The layers a click opens a popup (or a cluster) from, the topmost first. */
 const CLICKABLE = ['matches', 'match-clusters', 'match-lines', 'match-area-outlines', 'match-areas'];
@@ -196,9 +208,7 @@ export class MapView {
       drawOnceTilesLoad(this.map, Object.fromEntries(ids.map((id) => [id, this.map.getSource(id) as GeoJSONSource])));
     });
     // Without the land (not cached, and offline) the map shows its background: nothing to report.
-    // Natural Earth 1:50m land as GeoJSON (`scripts/vite-land-asset.ts`), given as a URL:
-    // MapLibre's worker fetches and parses it, off the page's thread.
-    const landDrawn = online ? null : this.source('land').then((source) => (source.setData(landUrl), this.map.once('idle')), () => null);
+    const landDrawn = online ? null : Promise.all([loadLand(), this.source('land')]).then(([land, source]) => (source.setData(land), this.map.once('idle')), () => null);
     this.warmedUp = this.warmUp(landDrawn);
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
