@@ -78,7 +78,10 @@ fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: O
     let index = plan.blob_index(FileIdentity::of_file(file));
     let context = match plan.ask_basemap() {
         Err(note) => Err(note),
-        Ok(()) => Ok(drive(&mut plan, file).map(|_| plan.take_basemap())?),
+        Ok(()) => {
+            drive(&mut plan, file)?;
+            Ok(plan.take_basemap())
+        }
     };
     let assembler = plan.answer_mut();
     let counts = assembler.counts;

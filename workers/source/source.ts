@@ -20,8 +20,9 @@ export interface Source {
   open(signal?: AbortSignal): Promise<void>;
   /**
    * The bytes `offset` … `offset + length - 1` (fewer only at the end of the file; `length`
-   * may be Infinity), in order, in pieces of any size. A piece that came in a buffer from
-   * `options.buffers` has that buffer to itself: the reader may put it back once consumed.
+   * may be Infinity), in order, in pieces of any size. Each piece of a read that runs to the
+   * end of the file has its buffer to itself (some come from `options.buffers`): the reader may
+   * put it back there once consumed, as the framer does.
    * Throws an Error naming the offset when the read fails, the signal's reason when it aborts.
    */
   read(offset: number, length: number, options?: ReadOptions): AsyncIterable<Uint8Array>;
