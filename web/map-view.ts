@@ -207,8 +207,7 @@ export class MapView {
       const ids = ['land', 'context', 'header-bbox', 'area', 'matches'].filter((id) => this.map.getSource(id)?.type === 'geojson');
       drawOnceTilesLoad(this.map, Object.fromEntries(ids.map((id) => [id, this.map.getSource(id) as GeoJSONSource])));
     });
-    // Without the land (not cached, and offline) the map shows its background: nothing to report.
-    const landDrawn = online ? null : Promise.all([loadLand(), this.source('land')]).then(([land, source]) => (source.setData(land), this.map.once('idle')), () => null);
+    const landDrawn = online ? null : this.drawLand();
     this.warmedUp = this.warmUp(landDrawn);
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
@@ -274,6 +273,21 @@ export class MapView {
     if (!this.touched.matches) {
       void matches.setData(EMPTY);
       this.matchesDrawn = false;
+    }
+  }
+
+  /** Draws the land; resolves once it is drawn, or with null when it could not be fetched. */
+  private async drawLand(): Promise<unknown> {
+    try {
+      const [land, source] = await Promise.all([loadLand(), this.source('land')]);
+      // In a task of its own: `load` fires within the map's first frame, whose task would then
+      // also hold the land's copy for MapLibre's worker, made where `setData` is called.
+      await new Promise((resolve) => setTimeout(resolve));
+      source.setData(land);
+      return await this.map.once('idle');
+    } catch {
+      // Without the land (not cached, and offline) the map shows its background.
+      return null;
     }
   }
 
