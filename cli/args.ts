@@ -15,7 +15,8 @@ export type Command =
   | { name: 'help'; text: string }
   | { name: 'query'; target: string; query: Query; format: Format; threads: number; useIndex: boolean }
   | { name: 'info'; target: string; json: boolean; threads: number }
-  | { name: 'index'; target: string; out: string; threads: number };
+  | { name: 'index'; target: string; out: string; threads: number }
+  | { name: 'optimize'; target: string; out: string };
 
 export const USAGE = `Usage: pbf-explorer <command> [options]   (--help after a command for its own)
 
@@ -24,6 +25,7 @@ Commands:
   osmar LAT LON RADIUS TAG...   osmar's invocation and output, on the file in OSMAR_PBF_FILE
   info FILE|URL [--json]        what the file holds (as the page's file info)
   index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
+  optimize IN OUT               write IN again with its blobs grouped by place, and OUT.idx
 
 Exit codes: 0 success, 1 a query error (syntax, unreadable file, corrupt blob), 2 bad usage.
 `;
@@ -65,6 +67,15 @@ compression, element counts and id ranges, newest timestamp. --json prints it as
 
 Reads FILE once and writes its blob index (docs/blob-index.md) to PATH, by default FILE.idx:
 put it beside the file on a web server and the page (and query) read only the blobs a query needs.
+`,
+  optimize: `Usage: pbf-explorer optimize IN.osm.pbf OUT.osm.pbf
+
+Writes IN again as OUT with its blobs grouped by place (docs/optimize.md), and OUT's blob index
+beside it (OUT.osm.pbf.idx): served together, a query of an area reads only the blobs of that
+area, even on a file of a whole country or more. OUT holds exactly IN's elements, tags and
+metadata, but no longer in id order: tools that need that order (osmium apply-changes, most
+importers) take it after \`osmium sort\`. History files are refused. Needs memory for the
+whole file's elements (about 50 bytes a node).
 `,
 };
 
@@ -121,6 +132,14 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     const target = one(positionals, 'FILE', name);
     if (/^https?:/i.test(target)) throw new UsageError('index: give a local file (a URL is indexed on its first full read in the page)');
     return { name, target, out: (values.out as string | undefined) ?? `${target}.idx`, threads: threadsOf(values.threads as string | undefined) };
+  }
+  if (name === 'optimize') {
+    const { positionals } = parse(words, {});
+    if (positionals.length !== 2) throw new UsageError('optimize: give IN.osm.pbf and OUT.osm.pbf');
+    const [target, out] = positionals;
+    if (/^https?:/i.test(target)) throw new UsageError('optimize: give a local file');
+    if (out === target) throw new UsageError('optimize: OUT must not be IN');
+    return { name, target, out };
   }
   const { values, positionals } = parse(words, {
     near: { type: 'string' },

@@ -8,6 +8,7 @@ import { fileInfoRows } from '../workers/common/file-info-rows';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { writeAnswer } from './output';
 import { progressLine } from './progress';
+import { optimizeFile } from './optimize';
 import { readTarget } from './read';
 
 const say = (text: string) => process.stderr.write(`pbf-explorer: ${text}\n`);
@@ -15,6 +16,17 @@ const say = (text: string) => process.stderr.write(`pbf-explorer: ${text}\n`);
 async function run(command: Command): Promise<void> {
   if (command.name === 'help') {
     process.stdout.write(command.text);
+    return;
+  }
+  if (command.name === 'optimize') {
+    const status = process.stderr.isTTY ? (line: string) => process.stderr.write(`\r\x1b[K${line}`) : () => {};
+    try {
+      const { bytes, indexBytes, blobs } = await optimizeFile(command.target, command.out, status);
+      status('');
+      process.stdout.write(`${command.out}: ${bytes} bytes in ${blobs} blobs; ${command.out}.idx: ${indexBytes} bytes\n`);
+    } finally {
+      status('');
+    }
     return;
   }
   const progress = progressLine(process.stderr);

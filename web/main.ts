@@ -65,6 +65,9 @@ const mapView = new MapView(
   (type, id) => void client.get(type, id).then((m) => m && mapView.showPopup(m)),
   onlineStyle,
 );
+/** Runs going on, and when one last started or ended (ms, `performance.now`). */
+let runsGoing = 0;
+let lastActivity = 0;
 // `<html data-ready>` once the map is drawn, its shaders compiled and the decoder warmed up:
 // what a person sees as a loaded page (the benchmark drops its file then).
 const pageReady = Promise.all([mapView.warmedUp, client.ready]);
@@ -167,6 +170,35 @@ const FIRST_DRAW_MS = 2000;
  * title; it is called as the run ends (not when a newer run replaced it).
  */
 async function run(src: SourceSpec, query: Query, fromLink: boolean, record: () => void): Promise<void> {
+  runsGoing++;
+  lastActivity = performance.now();
+  try {
+    await runOnce(src, query, fromLink, record);
+  } finally {
+    runsGoing--;
+    lastActivity = performance.now();
+  }
+}
+
+/** How long the page must have been ready with no run before the service worker registers (ms). */
+const IDLE_BEFORE_SERVICE_WORKER_MS = 3000;
+
+/**
+ * Registers the service worker once the page is ready (or has tried for 10 s) and then idle
+ * for {@link IDLE_BEFORE_SERVICE_WORKER_MS}: its install copies every asset into its cache,
+ * CPU that the map's first frames, the decoder's warm-up and a query's decoders would share
+ * on a small machine.
+ */
+async function registerServiceWorkerWhenIdle(): Promise<void> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  await Promise.race([pageReady, sleep(10_000)]);
+  lastActivity = Math.max(lastActivity, performance.now());
+  while (runsGoing > 0 || performance.now() - lastActivity < IDLE_BEFORE_SERVICE_WORKER_MS) await sleep(500);
+  watchForUpdates($('#update-banner'), $('#offline-note'));
+}
+
+/** {@link run}'s work. */
+async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record: () => void): Promise<void> {
   const fit = !keepMapView;
   const name = src.kind === 'file' ? src.file.name : src.url;
   void mapView.clearMatches();
@@ -415,8 +447,4 @@ launchQueue?.setConsumer(async (params) => {
 });
 
 $('#build-id').textContent = __BUILD_ID__;
-// Once the page is ready (or has tried for 10 s): the service worker's install copies every
-// asset into its cache, CPU the map's first frames and the decoder's warm-up would share.
-void Promise.race([pageReady, new Promise((resolve) => setTimeout(resolve, 10_000))]).then(() =>
-  watchForUpdates($('#update-banner'), $('#offline-note')),
-);
+void registerServiceWorkerWhenIdle();

@@ -40,7 +40,11 @@ fn main() {
         index = scan_file_prepared(&file, &indexed).unwrap().index;
         index_ms = index_ms.min(t.elapsed().as_secs_f64() * 1e3);
     }
-    let index = index.unwrap();
+    // An index beside the file (`optimize` writes one with exact way cells) is used as it is.
+    let index = match std::fs::read(format!("{}.idx", args[0])) {
+        Ok(bytes) => pbf_explorer::BlobIndex::decode(&bytes).expect("the index beside the file"),
+        Err(_) => index.unwrap(),
+    };
     let bytes = index.encode();
     let e = &index.entries;
     let nodes: Vec<f64> = e.iter().filter(|e| e.summary.has_nodes()).map(|e| area_deg2(e.summary.bbox_e7)).collect();
@@ -62,6 +66,13 @@ fn main() {
         let plan = index.plan(&Query::from_tags(&q[0], area).unwrap().prepare().unwrap());
         let read = index.bytes_of(&plan);
         let kinds = |f: &dyn Fn(&pbf_explorer::IndexEntry) -> bool| plan.entries.iter().filter(|&&i| f(&e[i])).count();
+        let bytes_of = |f: &dyn Fn(&pbf_explorer::IndexEntry) -> bool| plan.entries.iter().filter(|&&i| f(&e[i])).map(|&i| e[i].size).sum::<u64>();
+        println!(
+            "  bytes: nodes {}, ways {}, relations {}",
+            bytes_of(&|e| e.summary.has_nodes()),
+            bytes_of(&|e| e.summary.has_ways()),
+            bytes_of(&|e| e.summary.has_relations())
+        );
         println!(
             "{} r={radius}: {} of {} blobs ({} with nodes, {} with ways), {} bytes = {:.1} % of the file",
             q[0],

@@ -400,6 +400,73 @@ impl QueryAssembler {
     }
 }
 
+/// `optimize` (`docs/optimize.md`) for the command line: takes the input's frames in order
+/// (`addFrame`), then [`FileLayout`] gives the new file frame by frame and its blob index.
+#[wasm_bindgen]
+pub struct FileOptimizer {
+    inner: Option<crate::layout::Optimizer>,
+}
+
+#[wasm_bindgen]
+impl FileOptimizer {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> FileOptimizer {
+        FileOptimizer { inner: Some(crate::layout::Optimizer::new()) }
+    }
+
+    /// Adds the next frame: its BlobHeader's type and its Blob's bytes. Throws for a corrupt
+    /// blob, a history file, OSMData before the OSMHeader, or after `finish`.
+    #[wasm_bindgen(js_name = addFrame)]
+    pub fn add_frame(&mut self, kind: &str, blob: &[u8]) -> Result<(), JsError> {
+        let inner = self.inner.as_mut().ok_or_else(|| JsError::new("the optimizer has finished"))?;
+        Ok(inner.add_frame(kind, blob)?)
+    }
+
+    /// The new layout (the elements move into it). Throws when no OSMHeader came, or twice.
+    pub fn finish(&mut self) -> Result<FileLayout, JsError> {
+        let inner = self.inner.take().ok_or_else(|| JsError::new("the optimizer has finished"))?;
+        Ok(FileLayout { inner: inner.finish()? })
+    }
+}
+
+impl Default for FileOptimizer {
+    fn default() -> Self {
+        FileOptimizer::new()
+    }
+}
+
+/// The optimized file, frame by frame, then its blob index.
+#[wasm_bindgen]
+pub struct FileLayout {
+    inner: crate::layout::Layout,
+}
+
+#[wasm_bindgen]
+impl FileLayout {
+    /// The next frame's bytes (the OSMHeader first), undefined after the last.
+    #[wasm_bindgen(js_name = nextFrame)]
+    pub fn next_frame(&mut self) -> Result<Option<Vec<u8>>, JsError> {
+        Ok(self.inner.next_frame()?)
+    }
+
+    /// OSMData frames in all, and written so far.
+    #[wasm_bindgen(js_name = framesTotal)]
+    pub fn frames_total(&self) -> u32 {
+        self.inner.frames_total() as u32
+    }
+
+    #[wasm_bindgen(js_name = framesWritten)]
+    pub fn frames_written(&self) -> u32 {
+        self.inner.frames_written() as u32
+    }
+
+    /// The file's blob index (`docs/blob-index.md`) once every frame is written, else undefined.
+    #[wasm_bindgen(js_name = blobIndex)]
+    pub fn blob_index(&mut self) -> Option<Vec<u8>> {
+        self.inner.blob_index()
+    }
+}
+
 /// Bench only (feature `bench-inflate`): inflates the zlib data of one Blob with `inflater`
 /// (`"zune-inflate"`, the product's path; `"zlib-rs"` or `"miniz_oxide"`) and returns the
 /// inflated size in bytes, so `npm run bench` re-checks the choice of inflater in Wasm on every

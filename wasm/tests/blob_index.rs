@@ -5,24 +5,13 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use pbf_explorer::Area;
 use pbf_explorer::ElementType;
 use pbf_explorer::{BlobIndex, FileIdentity, IndexError};
-use pbf_explorer::{Inside, PreparedQuery, Query};
+use pbf_explorer::{PreparedQuery, Query};
 use pbf_explorer::{scan_file_indexed, scan_file_prepared};
-use serde_json::Value;
 
-fn data_dir() -> PathBuf {
-    std::env::var_os("PBF_DATA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data"))
-}
-
-fn read(name: &str) -> Vec<u8> {
-    std::fs::read(data_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+use common::{data_dir, read};
 
 /// The index a full read of `file` builds.
 fn build(file: &[u8]) -> BlobIndex {
@@ -31,47 +20,10 @@ fn build(file: &[u8]) -> BlobIndex {
     scan_file_prepared(file, &query).unwrap().index.expect("the scans noted an index")
 }
 
-fn listed(path: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
-    serde_json::from_str::<Value>(&text).unwrap().as_array().unwrap().clone()
-}
-
-/// Every query the tests list: `tests/queries.json`, `tests/answers/language/answers.json`, the
-/// answers with relations and whole-file queries, and rare tags: `(file, query)`.
-fn every_listed_query() -> Vec<(String, Query)> {
-    let mut out = Vec::new();
-    for q in listed("../tests/queries.json").into_iter().chain(listed("../tests/answers/language/answers.json")) {
-        let area = if q["near"].is_array() || q["bbox"].is_array() { common::listed_area(&q) } else { Area::Everywhere };
-        let mut query = Query::from_tags(q["q"].as_str().unwrap(), area).unwrap();
-        query.inside = if q["inside"] == "all" { Inside::All } else { Inside::Any };
-        out.push((q["file"].as_str().unwrap().to_string(), query));
-    }
-    let malta = Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 };
-    let helsinki = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 };
-    let copy = Area::Circle { lat: 36.8989, lon: 15.7146, radius: 1000.0 };
-    for (file, tags, area) in [
-        ("helsinki.osm.pbf", "leisure=park", helsinki.clone()),
-        ("helsinki.osm.pbf", "building", helsinki.clone()),
-        ("helsinki.osm.pbf", "route=bus", helsinki),
-        ("malta.osm.pbf", "highway=primary", malta.clone()),
-        ("malta.osm.pbf", "building", Area::Everywhere),
-        ("malta.osm.pbf", "amenity=cafe", Area::Everywhere),
-        // Rare: in a few blobs only, or in none.
-        ("malta.osm.pbf", "name=Starbucks", Area::Everywhere),
-        ("malta.osm.pbf", "amenity=no-such-value", malta),
-        ("malta-x20-synthetic.osm.pbf", "amenity=cafe", copy.clone()),
-        ("malta-x20-synthetic.osm.pbf", "shop=bakery", copy),
-        ("malta-x20-synthetic.osm.pbf", "historic=windmill", Area::Everywhere),
-    ] {
-        out.push((file.to_string(), Query::from_tags(tags, area).unwrap()));
-    }
-    out
-}
-
 #[test]
 fn an_indexed_read_gives_the_full_reads_answer_for_every_listed_query() {
     let mut files = std::collections::HashMap::new();
-    for (name, query) in every_listed_query() {
+    for (name, query) in common::every_listed_query() {
         let (file, index) = files.entry(name.clone()).or_insert_with(|| {
             let file = read(&name);
             let index = build(&file);

@@ -251,6 +251,8 @@ pub struct Assembler {
     indexed: bool,
     /// With an index, where each blob's ways' nodes are (by blob index), for the basemap read.
     way_cells: FxHashMap<u32, Cells>,
+    /// With an index, where each blob's nodes are (by blob index), for the geometry read.
+    node_cells: FxHashMap<u32, Cells>,
     area_nodes_seen: AreaNodesSeen,
     /// The highest blob index added, and the blobs (ascending) some of whose ways were dropped
     /// as unable to match: from the first drop on, blocks must come in file order (else an
@@ -295,6 +297,7 @@ impl Assembler {
             index_builder: None,
             indexed: false,
             way_cells: FxHashMap::default(),
+            node_cells: FxHashMap::default(),
             area_nodes_seen: AreaNodesSeen::Unknown,
             last_blob: None,
             dropped_in: Vec::new(),

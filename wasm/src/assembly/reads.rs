@@ -22,6 +22,7 @@ impl Assembler {
         self.counts = index.counts;
         self.indexed = true;
         self.way_cells = index.entries.iter().map(|e| (e.index, e.way_cells.clone())).collect();
+        self.node_cells = index.entries.iter().filter(|e| e.summary.has_nodes()).map(|e| (e.index, e.node_cells.clone())).collect();
         if !plan.area_nodes_complete {
             self.overflowed = true;
             self.locations.clear();
@@ -164,10 +165,22 @@ impl Assembler {
         if self.matched > MAX_SHAPES {
             return None;
         }
-        let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed && w.position.is_some()).flat_map(|w| w.refs.iter().copied()).collect();
+        // The ways whose nodes are wanted, and the blobs they came from.
+        let mut from_blobs: FxHashSet<u32> = FxHashSet::default();
+        let mut wanted: Vec<i64> = Vec::new();
+        for w in self.ways.values().filter(|w| !w.fixed && w.position.is_some()) {
+            from_blobs.insert(w.blob);
+            wanted.extend_from_slice(&w.refs);
+        }
         for r in self.relations.values().filter(|r| r.matched) {
             for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
-                wanted.extend_from_slice(way_refs(&self.ways, &self.member_ways, member).unwrap_or_default());
+                if let Some(w) = self.ways.get(&member) {
+                    from_blobs.insert(w.blob);
+                    wanted.extend_from_slice(&w.refs);
+                } else if let Some((blob, refs)) = self.member_ways.get(&member) {
+                    from_blobs.insert(*blob);
+                    wanted.extend_from_slice(refs);
+                }
             }
         }
         wanted.sort_unstable();
@@ -176,8 +189,18 @@ impl Assembler {
         if wanted.is_empty() {
             return None;
         }
-        let blobs = self.blobs_where(|b| b.summary.may_hold_node(&wanted));
+        let near = self.where_ways_of(&from_blobs);
+        let blobs = self.blobs_where(|b| b.summary.may_hold_node(&wanted) && near.as_ref().is_none_or(|cells| self.node_cells.get(&b.index).is_none_or(|c| c.meet_cells(cells))));
         Some(SecondRead { blobs, wanted })
+    }
+
+
+    /// With an index, the cells the nodes of the ways of `blobs` lie in (every node a way
+    /// refers to lies in its blob's way cells, so only node blobs meeting them can hold one);
+    /// None when any of them is unknown.
+    fn where_ways_of(&self, blobs: &FxHashSet<u32>) -> Option<Cells> {
+        let cells: Vec<&Cells> = blobs.iter().map(|b| self.way_cells.get(b).filter(|c| c.level > 0)).collect::<Option<_>>()?;
+        Some(Cells::union(cells.iter().copied()))
     }
 
 

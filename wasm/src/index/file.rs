@@ -68,8 +68,8 @@ impl BlobIndex {
         let (body, sum) = bytes.split_at(bytes.len() - 8);
         let mut r = Reader { bytes: body, at: 8 };
         let version = r.u32()?;
-        if version != VERSION {
-            return Err(IndexError::Corrupt(format!("format version {version}; this build reads {VERSION}")));
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
+            return Err(IndexError::Corrupt(format!("format version {version}; this build reads {OLDEST_VERSION} to {VERSION}")));
         }
         if XxHash64::oneshot(0, body) != u64_at(sum, 0) {
             return Err(corrupt("checksum mismatch"));
@@ -112,7 +112,7 @@ impl BlobIndex {
                     id = id.checked_add(delta).ok_or_else(|| corrupt("a cell outside its grid"))?;
                     c.ids.push(id);
                 }
-                if level > CELL_LEVEL || c.ids.iter().any(|&id| id as u64 >= 1u64 << (2 * level as u32)) {
+                if level > MAX_CELL_LEVEL || c.ids.iter().any(|&id| id as u64 >= 1u64 << (2 * level as u32)) {
                     return Err(corrupt("a cell outside its grid"));
                 }
             }

@@ -17,8 +17,12 @@ use crate::summary::{BlockSummary, Counts};
 
 /// The first 8 bytes of an index file.
 pub const MAGIC: [u8; 8] = *b"PBFIDX\r\n";
-/// The format version this crate writes and reads.
-pub const VERSION: u32 = 3;
+/// The format version this crate writes.
+pub const VERSION: u32 = 4;
+/// The oldest format version read: 3 has the same layout, with cells of level 12 at most.
+pub const OLDEST_VERSION: u32 = 3;
+/// The finest cells an index may hold (version 4: `optimize` notes level 16).
+pub const MAX_CELL_LEVEL: u8 = 16;
 /// How many bytes at each end of the file its identity hashes (1 MiB).
 pub const IDENTITY_SPAN: u64 = 1 << 20;
 
@@ -200,7 +204,7 @@ mod tests {
 
     #[test]
     fn the_string_hash_is_the_documented_one_and_reads_every_byte_up_to_24() {
-        // Format version 3: every `.idx` holds filters of these values. They were computed by
+        // Format versions 3 and 4: every `.idx` holds filters of these values. They were computed by
         // a Python transcription of docs/blob-index.md, so the docs and the code agree.
         let pinned: [(&[u8], u64); 6] = [
             (b"", 0x0000_0000_0000_0000),

@@ -47,7 +47,7 @@ impl StringFilter {
     }
 }
 
-/// The string filters' hash (format version 3): a string's length and its first, middle and
+/// The string filters' hash (format versions 3 and 4): a string's length and its first, middle and
 /// last eight bytes (all of a string of up to 24 bytes) mixed by 64-bit multiplies, as
 /// `docs/blob-index.md` spells out. A Bloom filter needs only that different strings mostly
 /// probe different bits: two strings of over 24 bytes that agree where this reads share their
@@ -121,6 +121,12 @@ impl Cells {
         (y << CELL_LEVEL) | x
     }
 
+    /// The cell at `level` (at most 16) of a point (1e-7 degrees), clamped to the grid.
+    pub fn cell_at(lat_e7: i32, lon_e7: i32, level: u8) -> u32 {
+        let (x, y) = cell_xy(lat_e7 as i64, lon_e7 as i64, level);
+        (y << level) | x
+    }
+
     /// The half-open bounds `[lat_lo, lon_lo, lat_hi, lon_hi]` (1e-7 degrees) of the points
     /// [`Cells::cell_of`] puts in `cell` without clamping: a point inside gets `cell` (the edge
     /// cells' clamped points fall outside and are merely computed again).
@@ -179,6 +185,40 @@ impl Cells {
             self.tidy();
         }
         self
+    }
+
+    /// These cells at `level` (at most theirs): each one's parent there, sorted, no repeats.
+    pub fn at_level(&self, level: u8) -> Cells {
+        let d = self.level - level.min(self.level);
+        let mask = (1u32 << self.level) - 1;
+        let mut ids: Vec<u32> = self.ids.iter().map(|&id| (((id >> self.level) >> d) << (self.level - d)) | ((id & mask) >> d)).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Cells { level: self.level - d, ids }
+    }
+
+    /// The cells of all of `cells`, at the coarsest level among them.
+    pub fn union<'a>(cells: impl Iterator<Item = &'a Cells> + Clone) -> Cells {
+        let level = cells.clone().map(|c| c.level).min().unwrap_or(CELL_LEVEL);
+        let mut ids: Vec<u32> = cells.flat_map(|c| c.at_level(level).ids).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Cells { level, ids }
+    }
+
+    /// Whether a cell of these and one of `other` overlap (compared at the coarser level).
+    pub fn meet_cells(&self, other: &Cells) -> bool {
+        let level = self.level.min(other.level);
+        let (a, b) = (self.at_level(level).ids, other.at_level(level).ids);
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
     }
 
     /// Whether a cell meets the area's bounds (conservative, as [`AreaTest::meets_bbox_e7`]).

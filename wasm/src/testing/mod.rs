@@ -3,3 +3,4 @@
 
 pub mod encode;
 pub mod fixtures;
+pub mod planet_like;
