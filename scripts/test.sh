@@ -27,8 +27,11 @@ PBF_EXPLORER_BUILD_ID=test-b PBF_EXPLORER_OUT_DIR=../test-results/dist-b npx vit
 (cd wasm && wasm-pack --quiet build --target web --release --out-dir pkg-test-trap --no-pack -- --features test-trap)
 PBF_WASM_PKG=pkg-test-trap PBF_EXPLORER_OUT_DIR=../test-results/dist-test-trap npx vite build --logLevel error
 (cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
-# zstd, lz4 and raw twins of the shared files, for the same queries through the page.
 DATA="${PBF_DATA_DIR:-$(cd .. && pwd)/shared/data}"
+# A file grouped by place, with its blob index beside it (pbf-explorer optimize), for the page's test.
+mkdir -p test-results/fixtures/optimized
+node cli/pbf-explorer.mjs optimize "$DATA/malta.osm.pbf" test-results/fixtures/optimized/malta.osm.pbf
+# zstd, lz4 and raw twins of the shared files, for the same queries through the page.
 for f in helsinki malta; do
   for c in zstd lz4 raw; do
     (cd wasm && cargo run --release --quiet --example reencode -- "$DATA/$f.osm.pbf" "../test-results/fixtures/$f.$c.osm.pbf" "$c")

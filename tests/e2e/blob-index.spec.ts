@@ -4,7 +4,8 @@
  * File System) reads only the blobs the index names and shows the answer of a full read. A
  * corrupt stored index, or another file under the same name, is read whole again. Saved with
  * "Save index" and put beside the file on a web server, it lets a query over HTTP fetch a
- * small part of the file (the test server counts the bytes it sent).
+ * small part of the file (the test server counts the bytes it sent). A file grouped by place
+ * (`pbf-explorer optimize`, with its index beside it) answers as the original.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
@@ -138,6 +139,31 @@ test('Save index gives the .idx; beside the file on a server, a query over HTTP 
     await expect(other.getByTestId('basemap-note')).toContainText('basemap:', { timeout: 30_000 });
     const sent = await (await fetch(`${server.origin}/${token}/bytes`)).json();
     expect(sent.bytes).toBeLessThan(size * 0.5);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a file grouped by place (pbf-explorer optimize) gives the answers of the original: dropped, and over HTTP by its index, reading a small part of it', async ({ page, browser }) => {
+  // Written by scripts/test.sh: malta.osm.pbf optimized, its .idx beside it.
+  const dir = join(FIXTURE_DIR, 'optimized');
+  const file = join(dir, 'malta.osm.pbf');
+  for (const q of [cafe, restaurants]) {
+    await run(page, q, file);
+    await expectListedAnswer(page, q);
+  }
+  const server = await startFaultServer(dir);
+  try {
+    const other = await (await browser.newContext()).newPage();
+    const token = randomUUID();
+    await other.goto(`/${querySearch(cafe)}`);
+    await other.locator('#url-form input').fill(`${server.origin}/${token}/clean/malta.osm.pbf`);
+    await other.locator('#url-form button').click();
+    await expect(other.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+    await expectListedAnswer(other, cafe);
+    await expect(other.locator('#stats')).toContainText('only the blobs the blob index names');
+    const [part] = await megabytesRead(other);
+    expect(part * 1e6).toBeLessThan(statSync(file).size * 0.1);
   } finally {
     await server.close();
   }

@@ -1,7 +1,8 @@
 /**
  * The command line (`cli/`, built to dist-cli/ by `npm run build`) as a script uses it: every
  * listed query in each output format against the answers libosmium computed, osmar's line
- * format, exit codes and messages, the blob index, and a URL read with Range requests.
+ * format, exit codes and messages, the blob index, a URL read with Range requests, and a file
+ * optimized (grouped by place) answering as the original, locally and over HTTP.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -344,5 +345,47 @@ describe('info, index, and a URL', () => {
     } finally {
       await faults.close();
     }
+  });
+});
+
+describe('optimize', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pbf-cli-optimize-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true }));
+
+  it("writes the file grouped by place with its index; every listed query on it gives libosmium's answer, locally and over HTTP, and a corrupt index is not used", { timeout: 300_000 }, async () => {
+    const out = join(dir, 'malta-by-place.osm.pbf');
+    const run = await cli(['optimize', join(DATA_DIR, 'malta.osm.pbf'), out]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/malta-by-place\.osm\.pbf: \d+ bytes in \d+ blobs; .*malta-by-place\.osm\.pbf\.idx: \d+ bytes/);
+    expect(existsSync(`${out}.idx`)).toBe(true);
+    const faults = await startFaultServer(dir);
+    try {
+      for (const q of QUERIES.filter((x) => x.file === 'malta.osm.pbf')) {
+        const args = [...areaArgs(q), '--format', 'geojson', ...q.q.split(' ')];
+        for (const target of [out, `${faults.origin}/cli-optimize/clean/malta-by-place.osm.pbf`]) {
+          const answer = await cli(['query', target, ...args]);
+          expect(answer.stderr, `${q.q} on ${target}`).toBe('');
+          expectAnswer(parse.geojson(answer.stdout), q);
+        }
+      }
+      const served = await (await fetch(`${faults.origin}/cli-optimize/bytes`)).json();
+      expect(served.requests).toBeGreaterThan(0);
+      // A corrupt index beside it: named, not used, and the answer still right.
+      const idx = readFileSync(`${out}.idx`);
+      idx[idx.length >> 1] ^= 0xff;
+      writeFileSync(`${out}.idx`, idx);
+      const q = QUERIES.find((x) => x.expected === 'malta.cafe-1000m.json')!;
+      const refused = await cli(['query', out, ...areaArgs(q), '--format', 'geojson', q.q]);
+      expect(refused.stderr).toMatch(/not using the index beside .*malta-by-place\.osm\.pbf \(.*\): reading the whole file/);
+      expectAnswer(parse.geojson(refused.stdout), q);
+    } finally {
+      await faults.close();
+    }
+    const refusedUsage = await cli(['optimize', join(DATA_DIR, 'malta.osm.pbf')]);
+    expect(refusedUsage.status).toBe(2);
   });
 });
