@@ -32,6 +32,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { openPlainPage } from './plain-page.mjs';
+import { layoutRows, layoutRuns, prepareLayoutFiles } from './layout.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = process.env.PBF_DATA_DIR ?? resolve(root, '../shared/data');
@@ -92,6 +93,7 @@ function build() {
     const idx = join(root, 'bench/data', `${basename(file)}.idx`);
     execFileSync('cargo', ['run', '--release', '--quiet', '--example', 'write_index', '--', file, idx], { cwd: join(root, 'wasm'), stdio: 'inherit' });
   }
+  prepareLayoutFiles(root);
   for (const c of TWINS) {
     if (existsSync(twin(c))) continue;
     execFileSync('cargo', ['run', '--release', '--quiet', '--example', 'reencode', '--', join(dataDir, BIG), twin(c), c], { cwd: join(root, 'wasm'), stdio: 'inherit' });
@@ -600,17 +602,24 @@ async function main() {
       memory.hugeNear = await memoryRun(HUGE, NEAR.huge);
       memory.hugeAll = await memoryRun(HUGE, null);
     }
+    log('files grouped by place: optimize, and queries over HTTP by the index');
+    const browser = await launch();
+    try {
+      var layout = await layoutRuns({ root, timed, browser, origin, server: benchFaults.origin, cores });
+    } finally {
+      await browser.close();
+    }
   } finally {
     process.kill(-server.pid);
     await faults.close();
     await benchFaults.close();
     await idxFaults.close();
   }
-  report({ cores, runs, memory }, true);
+  report({ cores, runs, memory, layout }, true);
 }
 
 /** Prints the table of a run (`cores`, `runs`, `memory` as measured) and, with `write`, saves it in bench/results/. */
-function report({ cores, runs, memory }, write) {
+function report({ cores, runs, memory, layout }, write) {
   const med = (f) => median(runs.map(f));
   const bigBytes = runs[0].native.bytes;
   const elements = runs[0].native.elements;
@@ -779,13 +788,14 @@ function report({ cores, runs, memory }, write) {
     }),
     ...soakRows('soak', '≤ 1.2×'),
     ...soakRows('soakNoPause', ''),
+    ...layoutRows(layout),
   ];
   console.log(`\npbf-explorer benchmark: ${runs.length} repetitions, medians; a ratio of two rows of one repetition is the median of the repetitions' own ratios; ${cores} cores; Chromium headless (SwiftShader WebGL)\n`);
   console.log(table(rows));
   if (!write) return;
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   const out = join(root, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores, reps: runs.length, medians: m, memory, runs }, null, 2));
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores, reps: runs.length, medians: m, memory, layout, runs }, null, 2));
   console.log(`\nwritten: ${out}`);
 }
 

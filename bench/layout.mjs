@@ -1,0 +1,95 @@
+/**
+ * The rows of files grouped by place (issue "Cloud-optimized PBF", `docs/optimize.md`), run once
+ * a bench (the 64-copy `optimize` alone takes two minutes): `optimize` on the planet-like file
+ * (time, peak RSS) and on the real-data one (size against the original), then queries over HTTP
+ * with 50 ms added to every request and the `.idx` beside each file, the id-sorted original and
+ * the optimized file side by side: a cold 1000 m query, and a second one in the same area on
+ * the same page (the bytes the server sent for each).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** 64 copies of Malta with interleaved ids, and Helsinki and Malta merged by their ids (`scripts/make-planet-like.sh`). */
+const PLANET_LIKE = 'malta-x64-planet-like.osm.pbf';
+const REAL = 'helsinki-malta.osm.pbf';
+const optimized = (file) => file.replace(/\.osm\.pbf$/, '.optimized.osm.pbf');
+
+const VALLETTA = { lat: 35.8989, lon: 14.5146, radius: 1000 };
+/**
+ * Valletta in copy 27 of the 64 (row 3, column 3 of the grid `copy_shift` places them on:
+ * Malta's header-bbox centre moved to −7.5°, −22.5° in whole degrees, −43° and −37°).
+ */
+const VALLETTA_27 = { lat: 35.8989 - 43, lon: 14.5146 - 37, radius: 1000 };
+
+/** Makes the bench's files when missing, and the id-sorted originals' indexes (as `pbf-explorer index` writes them). */
+export function prepareLayoutFiles(root) {
+  const dir = join(root, 'bench/data');
+  if (![PLANET_LIKE, REAL].every((f) => existsSync(join(dir, f)))) execFileSync('bash', ['scripts/make-planet-like.sh', '64'], { cwd: root, stdio: 'inherit' });
+  for (const f of [PLANET_LIKE, REAL]) {
+    execFileSync('cargo', ['run', '--release', '--quiet', '--example', 'write_index', '--', join(dir, f), join(dir, `${f}.idx`)], { cwd: join(root, 'wasm'), stdio: 'inherit' });
+  }
+}
+
+/**
+ * Measures the rows. `timed` runs a command (wall ms, peak RSS); `browser` is a launched
+ * Chromium; `origin` serves bench.html; `server` the fault server over bench/data (its indexes
+ * beside the files).
+ */
+export async function layoutRuns({ root, timed, browser, origin, server, cores }) {
+  const dir = join(root, 'bench/data');
+  const cli = join(root, 'cli/pbf-explorer.mjs');
+  const out = { sizes: {} };
+  for (const f of [PLANET_LIKE, REAL]) {
+    const run = await timed('node', [cli, 'optimize', join(dir, f), join(dir, optimized(f))]);
+    delete run.stdout;
+    out[`optimize_${f}`] = run;
+    for (const g of [f, optimized(f)]) out.sizes[g] = { file: statSync(join(dir, g)).size, index: statSync(join(dir, `${g}.idx`)).size };
+  }
+  /** Runs `queries` one after the other on one fresh page over HTTP, by the index beside `file`. */
+  const overHttp = async (file, queries) => {
+    const token = Math.random().toString(36).slice(2);
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${origin}/bench.html`);
+    const results = [];
+    let before = 0;
+    for (const q of queries) {
+      const r = await page.evaluate(([n, q, url]) => window.pbfBench.run(n, q, url, true), [cores, q, `${server}/${token}/latency/${file}`]);
+      const sent = await (await fetch(`${server}/${token}/bytes`)).json();
+      results.push({ ms: r.ms, matches: r.matches, sentBytes: sent.bytes - before, share: (sent.bytes - before) / out.sizes[file].file });
+      before = sent.bytes;
+    }
+    await page.close();
+    return results;
+  };
+  const cafe = (near) => ({ q: 'amenity=cafe', area: { circle: near } });
+  const bakery = (near) => ({ q: 'shop=bakery', area: { circle: near } });
+  for (const f of [REAL, optimized(REAL)]) out[`http_${f}`] = await overHttp(f, [cafe(VALLETTA), bakery(VALLETTA)]);
+  for (const f of [PLANET_LIKE, optimized(PLANET_LIKE)]) out[`http_${f}`] = await overHttp(f, [cafe(VALLETTA_27), bakery(VALLETTA_27)]);
+  for (const f of [REAL, PLANET_LIKE]) {
+    const [a, b] = [out[`http_${f}`], out[`http_${optimized(f)}`]];
+    a.forEach((r, i) => {
+      if (r.matches !== b[i].matches) throw new Error(`${f}: ${r.matches} matches, optimized ${b[i].matches}`);
+    });
+  }
+  return out;
+}
+
+/** The table's rows for what {@link layoutRuns} measured (null: not run). */
+export function layoutRows(layout) {
+  if (!layout) return [];
+  const pct = (x) => `${(x * 100).toFixed(1)} %`;
+  const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+  const s = layout.sizes;
+  const http = (f, i) => layout[`http_${f}`][i];
+  const side = (f, i) => `${pct(http(optimized(f), i).share)} sent (original layout ${pct(http(f, i).share)}, ${http(f, i).ms.toFixed(0)} ms)`;
+  const planet = layout[`optimize_${PLANET_LIKE}`];
+  return [
+    ['optimize, planet-like file (64 × Malta, ids interleaved; command line): s, peak RSS', (planet.ms / 1000).toFixed(0), '', `${gib(planet.rss)}; ${s[optimized(PLANET_LIKE)].file} bytes from ${s[PLANET_LIKE].file}`, '≤ 180 s, ≤ 4 GiB'],
+    ['optimize, Helsinki + Malta merged by id: size against the original', '', '', `${(s[optimized(REAL)].file / s[REAL].file).toFixed(3)}× (index ${pct(s[optimized(REAL)].index / s[optimized(REAL)].file)})`, '≤ 1.35×'],
+    ['  over HTTP, .idx beside, +50 ms/request: amenity=cafe 1000 m, cold', http(optimized(REAL), 0).ms.toFixed(0), '', side(REAL, 0), '≤ 10 %'],
+    ['  then shop=bakery 1000 m, same page', http(optimized(REAL), 1).ms.toFixed(0), '', side(REAL, 1), '≤ 5 %'],
+    ['  planet-like, optimized: amenity=cafe 1000 m, cold', http(optimized(PLANET_LIKE), 0).ms.toFixed(0), '', side(PLANET_LIKE, 0), '≤ 2 %, ≤ 2000 ms'],
+    ['  then shop=bakery 1000 m, same page', http(optimized(PLANET_LIKE), 1).ms.toFixed(0), '', side(PLANET_LIKE, 1), ''],
+  ];
+}
