@@ -3,8 +3,8 @@
  * tests and the benchmark. Paths are `/<token>/<mode>/<file>`: `token` keeps each test's
  * counters apart, `mode` picks the fault:
  *   clean · latency (50 ms before every reply) · 503-once · 429-once (Retry-After: 1) ·
- *   cut-once (one Range reply cut mid-body) · cut-stream-once (the first reply to a Range from
- *   byte 0, the probe's, which a full read streams on, cut mid-body) · no-range (Range
+ *   cut-once (one Range reply cut mid-body) · cut-stream-once (the first reply to an
+ *   open-ended Range, `bytes=N-`, the stream of a full read, cut mid-body) · no-range (Range
  *   ignored: 200, whole file) · no-range-cut (that, cut mid-body once) · no-range-no-length
  *   (Range ignored and no Content-Length: a file of unknown size) · change (the file is
  *   replaced by another after the first request, the probe) · no-cors (no CORS headers) · range-only (CORS allows the Range
@@ -12,7 +12,7 @@
  *   and the change) · capped (a reply to an open-ended Range holds at most 16 MiB, as some
  *   servers cap replies) · slow (bodies sent at 2 MB/s, as over a slow link)
  * "once" faults hit the second request of a token for its file (the first is the probe, for the
- * first MiBs; the second, sent with it, asks for the last MiB).
+ * file's first 64 KiB; the second, sent with it, asks for its last 64 KiB).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
  * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far
  * (bodies only), for tests that check how much of a file a query read. A suffix range
@@ -71,7 +71,7 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
       // Replaced by a larger file, so the ranges still exist but hold other bytes.
       if ((mode === 'change' || mode === 'range-only-change') && n > 1) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
       if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
-      if (mode === 'cut-stream-once' && /^bytes=0-/.test(req.headers.range ?? '') && !streamsCut.has(token)) {
+      if (mode === 'cut-stream-once' && /^bytes=\d+-$/.test(req.headers.range ?? '') && !streamsCut.has(token)) {
         streamsCut.add(token);
         cutAfterHalf(res);
       }
@@ -158,9 +158,12 @@ function cutAfterHalf(res) {
   let limit = Infinity;
   res.write = (chunk, ...args) => {
     if (limit === Infinity) limit = Number(res.getHeader('Content-Length') ?? 2 * chunk.length) / 2;
+    if (limit < 0) return false;
     if (sent + chunk.length >= limit) {
-      write(chunk.subarray(0, Math.max(0, limit - sent)));
-      res.socket?.destroy();
+      // Dropped once that half is on the wire: a short body written and dropped at once can
+      // leave the connection before its headers, a network error rather than a cut.
+      write(chunk.subarray(0, Math.max(0, limit - sent)), () => res.socket?.destroy());
+      limit = -1;
       return false;
     }
     sent += chunk.length;

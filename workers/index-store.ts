@@ -1,11 +1,11 @@
 /**
  * Where blob indexes (docs/blob-index.md) are kept between queries: in memory for this
  * worker's life and in the Origin Private File System across visits, keyed by the file's
- * identity (its size and the XXH64 of its first and last MiB), so a file that changed never
+ * identity (its size and the XXH64 of its first and last 64 KiB), so a file that changed never
  * finds an index of its old bytes; the 16 written last stay there. Storage failures (no OPFS, quota) only cost speed: the next
  * query reads the whole file again and builds a new index.
  */
-import { fileIdentity } from '../wasm/pkg/pbf_explorer.js';
+import { fileIdentity, indexIdentitySpan } from '../wasm/pkg/pbf_explorer.js';
 import { END_BYTES, FetchSource, readsAtRandom } from './source/http-source';
 import { readBytes, type Source } from './source/source';
 
@@ -29,9 +29,9 @@ export function identityOf(source: Source, signal?: AbortSignal): Promise<Uint8A
   return Number.isNaN(source.size) ? source.open(signal).then(() => identityOfOpen(source, signal)) : identityOfOpen(source, signal);
 }
 
-function identityOfOpen(source: Source, signal?: AbortSignal): Promise<Uint8Array | null> {
+function identityOfOpen(source: Source, signal?: AbortSignal, spanWanted = IDENTITY_SPAN): Promise<Uint8Array | null> {
   if (!readsAtRandom(source) || !Number.isFinite(source.size)) return Promise.resolve(null);
-  const span = Math.min(source.size, IDENTITY_SPAN);
+  const span = Math.min(source.size, spanWanted);
   const reads = [readBytes(source, 0, span, signal), readBytes(source, source.size - span, span, signal)];
   reads.forEach((r) => r.catch(() => {})); // when one fails, the other's failure is not news
   return Promise.all(reads).then(([head, tail]) => fileIdentity(source.size, head, tail));
@@ -195,5 +195,10 @@ export async function indexFor(
 ): Promise<{ identity: Uint8Array; bytes: Uint8Array | null } | null> {
   const identity = await identityOf(source, signal);
   if (!identity) return null;
-  return { identity, bytes: (await kept(identity)) ?? (await beside.bytes) };
+  const bytes = (await kept(identity)) ?? (await beside.bytes);
+  // An index of format 3 (a server's, or a local FILE.idx) names its file by its first and last
+  // MiB: checked against that identity, read only then.
+  const span = bytes ? indexIdentitySpan(bytes) : IDENTITY_SPAN;
+  if (span > 0 && span !== IDENTITY_SPAN) return { identity: (await identityOfOpen(source, signal, span)) ?? identity, bytes };
+  return { identity, bytes };
 }

@@ -400,6 +400,13 @@ impl QueryAssembler {
     }
 }
 
+/// How many bytes at each end of its file the identity in the blob index `bytes` hashes
+/// (65 536; 1 048 576 in indexes of format 3), or 0 when `bytes` are no index this build reads.
+#[wasm_bindgen(js_name = indexIdentitySpan)]
+pub fn index_identity_span(bytes: &[u8]) -> f64 {
+    crate::index::BlobIndex::identity_span(bytes).unwrap_or(0) as f64
+}
+
 /// `optimize` (`docs/optimize.md`) for the command line: takes the input's frames in order
 /// (`addFrame`), then [`FileLayout`] gives the new file frame by frame and its blob index.
 #[wasm_bindgen]

@@ -5,19 +5,17 @@ import { readFirst, streamChunks, streamPieces, type FetchStats, type ReadOption
 
 /**
  * Bytes at each end of the file the probe brings ({@link FetchSource.open}): what the file
- * identity hashes (`index-store.ts` reads this span; the crate's `IDENTITY_SPAN`), and the first
- * frames of a full read.
+ * identity hashes (`index-store.ts` reads this span; the crate's `IDENTITY_SPAN`).
  */
-export const END_BYTES = 1 << 20;
+export const END_BYTES = 64 << 10;
 
 /**
- * Bytes from the file's start the probe asks for: {@link END_BYTES}, and what a full read goes
- * on with while its request for the rest is under way (so that round trip costs the decoders
- * nothing), or that is cancelled unread when the query reads by a blob index. What must hold:
- * the decoders take longer over it (~80 ms for 8 MiB) than a round trip, and what an indexed
- * query cancels stays bounded (`docs/decisions.md`, "The probe").
+ * Bytes from the file's start the probe asks for: {@link END_BYTES} only. A full read then asks
+ * for the rest (one round trip of the decoders' time), and a query by a blob index beside the
+ * file fetches nothing it does not need: a larger probe whose rest was cancelled still cost
+ * its bytes on the wire (`docs/decisions.md`, "The probe").
  */
-export const PROBE_BYTES = 8 << 20;
+export const PROBE_BYTES = END_BYTES;
 
 /** A failure that retrying cannot fix (4xx, the file changed, CORS headers missing). */
 class FatalHttpError extends Error {}

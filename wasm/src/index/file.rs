@@ -10,6 +10,20 @@ const ENTRY_FIXED: usize = 4 + 8 + 4 + 1 + 6 * 8 + 8 * 4 + 8 + 2 * 3 + 2;
 const HEADER: usize = 8 + 4 + 16 + 8 + 8 + 4 + 6 * 8 + 4;
 
 impl BlobIndex {
+    /// How many bytes at each end of its file the identity in the index `bytes` hashes
+    /// ([`IDENTITY_SPAN`], or [`IDENTITY_SPAN_V3`] in format 3); None when `bytes` do not start
+    /// as an index of a version this build reads. Only the first 12 bytes are looked at.
+    pub fn identity_span(bytes: &[u8]) -> Option<u64> {
+        if bytes.len() < 12 || bytes[..8] != MAGIC {
+            return None;
+        }
+        match u32::from_le_bytes(bytes[8..12].try_into().ok()?) {
+            3 => Some(IDENTITY_SPAN_V3),
+            v if (OLDEST_VERSION..=VERSION).contains(&v) => Some(IDENTITY_SPAN),
+            _ => None,
+        }
+    }
+
     /// The index in its file format (little-endian, ending with the XXH64 of what precedes).
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + self.entries.iter().map(|e| ENTRY_FIXED + e.strings.words.len() * 8).sum::<usize>() + 8);
@@ -206,3 +220,31 @@ impl Reader<'_> {
     }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `index` encoded as format `version` (the layouts of 3 and 4 are the same).
+    fn as_version(index: &BlobIndex, version: u32) -> Vec<u8> {
+        let mut bytes = index.encode();
+        bytes[8..12].copy_from_slice(&version.to_le_bytes());
+        let body = bytes.len() - 8;
+        let sum = XxHash64::oneshot(0, &bytes[..body]);
+        bytes[body..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
+    #[test]
+    fn an_index_of_format_3_is_read_and_names_its_identitys_span() {
+        let index = BlobIndex { identity: FileIdentity::of(10, b"ab", b"cd"), replication_timestamp: None, header_frame: (0, 10), counts: Counts::default(), entries: Vec::new() };
+        assert_eq!(BlobIndex::identity_span(&index.encode()), Some(IDENTITY_SPAN));
+        let v3 = as_version(&index, 3);
+        assert_eq!(BlobIndex::identity_span(&v3), Some(IDENTITY_SPAN_V3));
+        assert_eq!(BlobIndex::decode(&v3).unwrap(), index);
+        assert!(BlobIndex::decode(&as_version(&index, 2)).is_err());
+        assert!(BlobIndex::decode(&as_version(&index, 5)).is_err());
+        assert_eq!(BlobIndex::identity_span(&as_version(&index, 5)), None);
+        assert_eq!(BlobIndex::identity_span(b"PBFIDX"), None);
+    }
+}

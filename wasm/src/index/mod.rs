@@ -23,8 +23,10 @@ pub const VERSION: u32 = 4;
 pub const OLDEST_VERSION: u32 = 3;
 /// The finest cells an index may hold (version 4: `optimize` notes level 16).
 pub const MAX_CELL_LEVEL: u8 = 16;
-/// How many bytes at each end of the file its identity hashes (1 MiB).
-pub const IDENTITY_SPAN: u64 = 1 << 20;
+/// How many bytes at each end of the file its identity hashes (64 KiB; format 3: 1 MiB).
+pub const IDENTITY_SPAN: u64 = 64 << 10;
+/// The identity's span in indexes of format version 3.
+pub const IDENTITY_SPAN_V3: u64 = 1 << 20;
 
 mod build;
 mod file;

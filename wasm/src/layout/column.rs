@@ -44,6 +44,7 @@ impl<T: Copy> Column<T> {
     }
 
     /// Every value, in order.
+    #[cfg(any(test, feature = "testing"))]
     pub fn iter(&self) -> impl Iterator<Item = T> + '_ {
         self.chunks.iter().flat_map(|c| c.iter().copied())
     }

@@ -231,6 +231,7 @@ impl Elements {
 
 /// Copying elements from one store into another (test files made of real ones: see
 /// `crate::testing::planet_like`), ids and places changed on the way.
+#[cfg(any(test, feature = "testing"))]
 impl Elements {
     /// Every string of `from` as a string number of this store, by `from`'s numbers.
     pub fn strings_of(&mut self, from: &Elements) -> Vec<u32> {
