@@ -8,7 +8,7 @@ import { fileInfoRows } from '../workers/common/file-info-rows';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { writeAnswer } from './output';
 import { progressLine } from './progress';
-import { optimizeFile } from './optimize';
+import { optimizeFile, type Optimized } from './optimize';
 import { readTarget } from './read';
 
 const say = (text: string) => process.stderr.write(`pbf-explorer: ${text}\n`);
@@ -20,13 +20,14 @@ async function run(command: Command): Promise<void> {
   }
   if (command.name === 'optimize') {
     const status = process.stderr.isTTY ? (line: string) => process.stderr.write(`\r\x1b[K${line}`) : () => {};
+    let written: Optimized;
     try {
-      const { bytes, indexBytes, blobs } = await optimizeFile(command.target, command.out, status);
-      status('');
-      process.stdout.write(`${command.out}: ${bytes} bytes in ${blobs} blobs; ${command.out}.idx: ${indexBytes} bytes\n`);
+      written = await optimizeFile(command.target, command.out, status);
     } finally {
-      status('');
+      status(''); // cleared before the result, or the error, is written
     }
+    const { bytes, indexBytes, blobs } = written;
+    process.stdout.write(`${command.out}: ${bytes} bytes in ${blobs} blobs; ${command.out}.idx: ${indexBytes} bytes\n`);
     return;
   }
   const progress = progressLine(process.stderr);

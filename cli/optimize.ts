@@ -29,6 +29,7 @@ export async function optimizeFile(input: string, output: string, onStatus: (lin
   await source.open();
   const mb = (n: number) => (n / 1e6).toFixed(1);
   const optimizer = new FileOptimizer();
+  const [partFile, partIndex] = [`${output}.part`, `${output}.idx.part`];
   try {
     for await (const frame of readFrames(source, { onRead: (read) => onStatus(`reading ${mb(read)} / ${mb(source.size)} MB`) })) {
       try {
@@ -38,7 +39,6 @@ export async function optimizeFile(input: string, output: string, onStatus: (lin
       }
     }
     const layout = optimizer.finish();
-    const [partFile, partIndex] = [`${output}.part`, `${output}.idx.part`];
     const out = await open(partFile, 'w');
     let bytes = 0;
     try {
@@ -58,8 +58,8 @@ export async function optimizeFile(input: string, output: string, onStatus: (lin
     await rename(partIndex, `${output}.idx`);
     return { bytes, indexBytes: index.length, blobs };
   } catch (e) {
-    await rm(`${output}.part`, { force: true });
-    await rm(`${output}.idx.part`, { force: true });
+    await rm(partFile, { force: true });
+    await rm(partIndex, { force: true });
     throw e;
   } finally {
     optimizer.free();

@@ -184,10 +184,11 @@ async function run(src: SourceSpec, query: Query, fromLink: boolean, record: () 
 const IDLE_BEFORE_SERVICE_WORKER_MS = 3000;
 
 /**
- * Registers the service worker once the page is ready (or has tried for 10 s) and then idle
- * for {@link IDLE_BEFORE_SERVICE_WORKER_MS}: its install copies every asset into its cache,
- * CPU that the map's first frames, the decoder's warm-up and a query's decoders would share
- * on a small machine.
+ * Registers the service worker once the page is ready, then idle for
+ * {@link IDLE_BEFORE_SERVICE_WORKER_MS}: its install copies every asset into its cache, CPU
+ * that the map's first frames, the decoder's warm-up and a query's decoders would share on a
+ * small machine (`docs/decisions.md`). A page that never gets ready (no WebGL) still registers
+ * it, 10 s after it started, so the app works offline all the same.
  */
 async function registerServiceWorkerWhenIdle(): Promise<void> {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

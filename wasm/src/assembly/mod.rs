@@ -391,7 +391,12 @@ type MemberWays = FxHashMap<i64, (u32, Vec<i64>)>;
 
 /// The node refs of way `id`: a candidate way's, or a member way's read for a relation.
 fn way_refs<'a>(ways: &'a FxHashMap<i64, WayEntry>, members: &'a MemberWays, id: i64) -> Option<&'a [i64]> {
-    ways.get(&id).map(|w| w.refs.as_slice()).or_else(|| members.get(&id).map(|m| m.1.as_slice()))
+    way_found(ways, members, id).map(|(_, refs)| refs)
+}
+
+/// The blob way `id` came from and its node refs: a candidate way's, else a member way's.
+fn way_found<'a>(ways: &'a FxHashMap<i64, WayEntry>, members: &'a MemberWays, id: i64) -> Option<(u32, &'a [i64])> {
+    ways.get(&id).map(|w| (w.blob, w.refs.as_slice())).or_else(|| members.get(&id).map(|m| (m.0, m.1.as_slice())))
 }
 
 /// Where node `id` is, `[lat_e7, lon_e7]`: in the area's locations, else in those the geometry

@@ -174,11 +174,8 @@ impl Assembler {
         }
         for r in self.relations.values().filter(|r| r.matched) {
             for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
-                if let Some(w) = self.ways.get(&member) {
-                    from_blobs.insert(w.blob);
-                    wanted.extend_from_slice(&w.refs);
-                } else if let Some((blob, refs)) = self.member_ways.get(&member) {
-                    from_blobs.insert(*blob);
+                if let Some((blob, refs)) = way_found(&self.ways, &self.member_ways, member) {
+                    from_blobs.insert(blob);
                     wanted.extend_from_slice(refs);
                 }
             }

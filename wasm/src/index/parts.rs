@@ -176,13 +176,7 @@ impl Cells {
     pub fn coarsened(mut self, max: usize) -> Cells {
         self.tidy();
         while self.ids.len() > max && self.level > 0 {
-            let level = self.level;
-            for id in &mut self.ids {
-                let (x, y) = (*id & ((1 << level) - 1), *id >> level);
-                *id = ((y >> 1) << (level - 1)) | (x >> 1);
-            }
-            self.level -= 1;
-            self.tidy();
+            self = self.at_level(self.level - 1);
         }
         self
     }

@@ -200,7 +200,9 @@ impl Layout {
         let identity = FileIdentity::of(self.written, &self.head, tail);
         let mut index = self.builder.take()?.finish(identity, self.replication_timestamp, self.header_frame, self.counts);
         for (frame, cells) in std::mem::take(&mut self.node_cells) {
-            let entry = index.entries.iter_mut().find(|e| e.index == frame).expect("an entry for every frame");
+            // The entries are in file order, so by frame index.
+            let at = index.entries.binary_search_by_key(&frame, |e| e.index).expect("an entry for every frame");
+            let entry = &mut index.entries[at];
             entry.node_cells = cells;
             entry.summary.bbox_e7 = entry.node_cells.bbox_e7();
         }

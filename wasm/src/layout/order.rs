@@ -34,35 +34,39 @@ pub enum Piece {
 #[derive(Debug)]
 pub struct Pieces {
     pieces: Vec<Piece>,
-    nodes: NodeLookup,
+    nodes: IdLookup,
 }
 
-/// Finds a node's position in [`Elements::nodes`] by id.
+/// Finds an element's position in its column of ids (the first of several with that id).
 #[derive(Debug)]
-struct NodeLookup {
-    /// Positions in id order; None when the nodes came in id order.
+struct IdLookup {
+    /// Positions in id order; None when the column is in id order already.
     by_id: Option<Vec<u32>>,
 }
 
-impl NodeLookup {
-    fn new(e: &Elements) -> NodeLookup {
-        if e.nodes_ascending {
-            return NodeLookup { by_id: None };
+impl IdLookup {
+    fn new(ids: &Column<i64>, ascending: bool) -> IdLookup {
+        if ascending {
+            return IdLookup { by_id: None };
         }
-        let mut by_id: Vec<u32> = (0..e.nodes.len() as u32).collect();
-        by_id.sort_unstable_by_key(|&i| (e.nodes.id.get(i as usize), i));
-        NodeLookup { by_id: Some(by_id) }
+        let mut by_id: Vec<u32> = (0..ids.len() as u32).collect();
+        by_id.sort_unstable_by_key(|&i| (ids.get(i as usize), i));
+        IdLookup { by_id: Some(by_id) }
     }
 
-    /// The location (1e-7 degrees: lat, lon) of node `id`, if the file has it (the first
-    /// of several with that id).
-    fn locate(&self, e: &Elements, id: i64) -> Option<(i32, i32)> {
-        let ids = &e.nodes.id;
+    /// The position of `id` in `ids` (the column this lookup was made for).
+    fn find(&self, ids: &Column<i64>, id: i64) -> Option<usize> {
         let at = match &self.by_id {
             None => Some(ids.partition_point_lt(id)).filter(|&p| p < ids.len()),
             Some(by_id) => by_id.get(by_id.partition_point(|&i| ids.get(i as usize) < id)).map(|&i| i as usize),
         }?;
-        (ids.get(at) == id).then(|| (e.lat.get(at), e.lon.get(at)))
+        (ids.get(at) == id).then_some(at)
+    }
+
+    /// The location (1e-7 degrees: lat, lon) of node `id`, if the file has it: for the lookup
+    /// of [`Elements::nodes`].
+    fn locate(&self, e: &Elements, id: i64) -> Option<(i32, i32)> {
+        self.find(&e.nodes.id, id).map(|at| (e.lat.get(at), e.lon.get(at)))
     }
 }
 
@@ -117,7 +121,7 @@ fn cut(order: Vec<u32>, ids: &Column<i64>, per_blob: usize, weight: impl Fn(usiz
 impl Pieces {
     /// Plans the blobs of `e`: nodes, then ways, then relations, each in placement order.
     pub fn plan(e: &Elements) -> Pieces {
-        let nodes = NodeLookup::new(e);
+        let nodes = IdLookup::new(&e.nodes.id, e.nodes_ascending);
         let mut pieces = Vec::new();
 
         let mut keyed: Vec<(u64, u32)> = (0..e.nodes.len()).map(|i| (hilbert_key(e.lat.get(i), e.lon.get(i)), i as u32)).collect();
@@ -132,7 +136,7 @@ impl Pieces {
                 b
             })
             .collect();
-        let ways_by_id = by_id(&e.ways.id);
+        let ways_by_id = IdLookup::new(&e.ways.id, false);
         let mut keyed: Vec<(u8, u64, i64, u32)> = way_boxes.iter().enumerate().map(|(w, b)| {
             let (group, key) = b.placement();
             (group, key, e.ways.id.get(w), w as u32)
@@ -152,7 +156,7 @@ impl Pieces {
                             }
                         }
                         1 => {
-                            if let Some(w) = find(&ways_by_id, &e.ways.id, id) {
+                            if let Some(w) = ways_by_id.find(&e.ways.id, id) {
                                 b.add(way_boxes[w].0);
                             }
                         }
@@ -197,19 +201,6 @@ impl Pieces {
         cells.tidy();
         cells
     }
-}
-
-/// Positions of `ids` in id order (the first of equal ids first).
-fn by_id(ids: &Column<i64>) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..ids.len() as u32).collect();
-    order.sort_by_key(|&i| ids.get(i as usize));
-    order
-}
-
-/// The position of `id` through `order` (from [`by_id`]).
-fn find(order: &[u32], ids: &Column<i64>, id: i64) -> Option<usize> {
-    let at = *order.get(order.partition_point(|&i| ids.get(i as usize) < id))? as usize;
-    (ids.get(at) == id).then_some(at)
 }
 
 /// The blobs of a store already in id order (type by type), kept in that order: what an

@@ -50,9 +50,6 @@ pub(crate) struct Common {
 
 impl Common {
     fn push(&mut self, id: i64, meta: Option<RawMeta>, user: u32, tags: impl Iterator<Item = (u32, u32)>) -> Result<(), DecodeError> {
-        if self.tags_start.len() == 0 {
-            self.tags_start.push(0);
-        }
         let m = meta.unwrap_or(RawMeta { version: 0, ..RawMeta::default() });
         self.id.push(id);
         self.version.push(m.version);
@@ -89,8 +86,9 @@ impl Common {
     }
 }
 
-/// The file's elements, in the order read.
-#[derive(Debug, Default)]
+/// The file's elements, in the order read. Made by [`Elements::new`] only (its columns of
+/// starts begin with a 0).
+#[derive(Debug)]
 pub(crate) struct Elements {
     pub strings: Strings,
     pub nodes: Common,
@@ -106,13 +104,36 @@ pub(crate) struct Elements {
     pub members_start: Column<u64>,
     /// (type: 0 node, 1 way, 2 relation; id; role string number).
     pub members: Column<(u8, i64, u32)>,
-    /// Whether the nodes came in ascending id order (else `node_order` sorts them).
+    /// Whether the nodes came in ascending id order (else finding one by id sorts them first).
     pub nodes_ascending: bool,
 }
 
 impl Elements {
     pub fn new() -> Elements {
-        Elements { nodes_ascending: true, ..Elements::default() }
+        // Each column of starts holds one more entry than elements: the first element's 0.
+        let common = || {
+            let mut c = Common::default();
+            c.tags_start.push(0);
+            c
+        };
+        let starts = || {
+            let mut c = Column::default();
+            c.push(0u64);
+            c
+        };
+        Elements {
+            strings: Strings::default(),
+            nodes: common(),
+            lat: Column::default(),
+            lon: Column::default(),
+            ways: common(),
+            refs_start: starts(),
+            refs: Column::default(),
+            relations: common(),
+            members_start: starts(),
+            members: Column::default(),
+            nodes_ascending: true,
+        }
     }
 
     /// Adds every element of an uncompressed PrimitiveBlock. Errors: those of decoding it; a
@@ -176,9 +197,6 @@ impl Elements {
                 let m = meta(&w.element)?;
                 let t = tags(&w.element, &mut keys, &mut vals)?;
                 self.ways.push(w.element.id, m, m.map_or(Ok(0), |m| string(m.user_sid))?, t.into_iter())?;
-                if self.refs_start.len() == 0 {
-                    self.refs_start.push(0);
-                }
                 deltas(&w.refs.bytes(), "Way refs")?.into_iter().for_each(|r| self.refs.push(r));
                 self.refs_start.push(self.refs.len() as u64);
             }
@@ -193,9 +211,6 @@ impl Elements {
                 let ids = deltas(&r.memids.bytes(), "Relation memids")?;
                 if roles.len() != ids.len() || types.len() != ids.len() {
                     return Err(DecodeError::Inconsistent("Relation roles_sid, memids and types differ in length"));
-                }
-                if self.members_start.len() == 0 {
-                    self.members_start.push(0);
                 }
                 for ((&role, &ty), &id) in roles.iter().zip(&types).zip(&ids) {
                     let ty = u8::try_from(ty).ok().filter(|&t| t <= 2).ok_or(DecodeError::Inconsistent("a relation member type other than node, way or relation"))?;
@@ -259,9 +274,6 @@ impl Elements {
     /// Adds way `i` of `from` as way `id`, each node ref mapped by `node`.
     pub fn copy_way(&mut self, from: &Elements, i: usize, id: i64, node: impl Fn(i64) -> i64, strings: &[u32]) -> Result<(), DecodeError> {
         Self::copy_common(&mut self.ways, &from.ways, i, id, strings)?;
-        if self.refs_start.len() == 0 {
-            self.refs_start.push(0);
-        }
         from.refs_of(i).for_each(|r| self.refs.push(node(r)));
         self.refs_start.push(self.refs.len() as u64);
         Ok(())
@@ -270,9 +282,6 @@ impl Elements {
     /// Adds relation `i` of `from` as relation `id`, each member id mapped by `member` (type, id).
     pub fn copy_relation(&mut self, from: &Elements, i: usize, id: i64, member: impl Fn(u8, i64) -> i64, strings: &[u32]) -> Result<(), DecodeError> {
         Self::copy_common(&mut self.relations, &from.relations, i, id, strings)?;
-        if self.members_start.len() == 0 {
-            self.members_start.push(0);
-        }
         from.members_of(i).for_each(|(t, m, role)| self.members.push((t, member(t, m), strings[role as usize])));
         self.members_start.push(self.members.len() as u64);
         Ok(())
