@@ -52,12 +52,13 @@ export async function layoutRuns({ root, timed, browser, origin, server, cores }
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${origin}/bench.html`);
     const results = [];
-    let before = 0;
+    let before = { bytes: 0, indexBytes: 0 };
     for (const q of queries) {
       const r = await page.evaluate(([n, q, url]) => window.pbfBench.run(n, q, url, true), [cores, q, `${server}/${token}/latency/${file}`]);
       const sent = await (await fetch(`${server}/${token}/bytes`)).json();
-      results.push({ ms: r.ms, matches: r.matches, sentBytes: sent.bytes - before, share: (sent.bytes - before) / out.sizes[file].file });
-      before = sent.bytes;
+      const bytes = sent.bytes - before.bytes;
+      results.push({ ms: r.ms, matches: r.matches, sentBytes: bytes, share: bytes / out.sizes[file].file, indexBytes: (sent.indexBytes ?? 0) - (before.indexBytes ?? 0) });
+      before = sent;
     }
     await page.close();
     return results;
@@ -82,7 +83,12 @@ export function layoutRows(layout) {
   const gib = (bytes) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
   const s = layout.sizes;
   const http = (f, i) => layout[`http_${f}`][i];
-  const side = (f, i) => `${pct(http(optimized(f), i).share)} sent (original layout ${pct(http(f, i).share)}, ${http(f, i).ms.toFixed(0)} ms)`;
+  const kb = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+  // The optimized file's share sent (its index's bytes among them, of the index's size), then the original's.
+  const side = (f, i) => {
+    const o = http(optimized(f), i);
+    return `${pct(o.share)} sent, index ${kb(o.indexBytes)} of ${kb(s[optimized(f)].index)} (original layout ${pct(http(f, i).share)}, ${http(f, i).ms.toFixed(0)} ms)`;
+  };
   const planet = layout[`optimize_${PLANET_LIKE}`];
   return [
     ['optimize, planet-like file (64 × Malta, ids interleaved; command line): s, peak RSS', (planet.ms / 1000).toFixed(0), '', `${gib(planet.rss)}; ${s[optimized(PLANET_LIKE)].file} bytes from ${s[PLANET_LIKE].file}`, '≤ 180 s, ≤ 4 GiB'],

@@ -108,6 +108,7 @@ async function blobIndexUse(source: Source, options: ReadOptions): Promise<BlobI
       bytes: found.bytes,
       onBuilt: () => {},
       onRefused: (reason) => options.onIndexRefused?.(reason),
+      pages: beside.pages,
     };
   } finally {
     beside.stop();

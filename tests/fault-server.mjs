@@ -12,9 +12,9 @@
  *   and the change) · capped (a reply to an open-ended Range holds at most 16 MiB, as some
  *   servers cap replies) · slow (bodies sent at 2 MB/s, as over a slow link)
  * "once" faults hit the second request of a token for its file (the first is the probe, for the
- * file's first 64 KiB; the second, sent with it, asks for its last 64 KiB).
+ * file's first 16 KiB; the second, sent with it, asks for its last 16 KiB).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
- * read-only data), and `/<token>/bytes` answers `{ requests, bytes }` the token was sent so far
+ * read-only data), and `/<token>/bytes` answers `{ requests, bytes, indexBytes }` the token was sent so far (`indexBytes`: of `.idx` files, once there are some)
  * (bodies only), for tests that check how much of a file a query read. A suffix range
  * (`bytes=-N`, the last N bytes: RFC 9110 §14.1.1) is turned into the first-last form sirv
  * reads (it takes it for `bytes=0-N`), as nginx, S3 and other servers answer it.
@@ -45,7 +45,7 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
       res.setHeader('Content-Type', 'application/json');
       return res.end(JSON.stringify(served.get(token) ?? { requests: 0, bytes: 0 }));
     }
-    if (req.method !== 'OPTIONS') countBody(res, (served.get(token) ?? served.set(token, { requests: 0, bytes: 0 }).get(token)));
+    if (req.method !== 'OPTIONS') countBody(res, served.get(token) ?? served.set(token, { requests: 0, bytes: 0 }).get(token), file.endsWith('.idx'));
     // Faults count the file's own requests: not preflights, not its `.idx`.
     const counted = req.method !== 'OPTIONS' && !file.endsWith('.idx');
     const n = (counters.get(token) ?? 0) + (counted ? 1 : 0);
@@ -131,11 +131,16 @@ function suffixRange(path, n) {
 }
 
 /** Adds the reply's body bytes, and one request, to `tally`. */
-function countBody(res, tally) {
+function countBody(res, tally, isIndex) {
   tally.requests++;
   const write = res.write.bind(res);
   const end = res.end.bind(res);
-  const add = (chunk) => chunk && typeof chunk !== 'function' && (tally.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
+  const add = (chunk) => {
+    if (!chunk || typeof chunk === 'function') return;
+    const n = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    tally.bytes += n;
+    if (isIndex) tally.indexBytes = (tally.indexBytes ?? 0) + n;
+  };
   res.write = (chunk, ...args) => (add(chunk), write(chunk, ...args));
   res.end = (chunk, ...args) => (add(chunk), end(chunk, ...args));
 }

@@ -1,11 +1,11 @@
 /**
  * Where blob indexes (docs/blob-index.md) are kept between queries: in memory for this
  * worker's life and in the Origin Private File System across visits, keyed by the file's
- * identity (its size and the XXH64 of its first and last 64 KiB), so a file that changed never
+ * identity (its size and the XXH64 of its first and last 16 KiB), so a file that changed never
  * finds an index of its old bytes; the 16 written last stay there. Storage failures (no OPFS, quota) only cost speed: the next
  * query reads the whole file again and builds a new index.
  */
-import { fileIdentity, indexIdentitySpan } from '../wasm/pkg/pbf_explorer.js';
+import { fileIdentity, indexHeadLength, indexIdentitySpan } from '../wasm/pkg/pbf_explorer.js';
 import { END_BYTES, FetchSource, readsAtRandom } from './source/http-source';
 import { readBytes, type Source } from './source/source';
 
@@ -154,30 +154,121 @@ export async function dropIndex(identity: Uint8Array): Promise<void> {
   }
 }
 
+/** Fetches byte ranges `{offset, size}` of an index file (its pages, docs/blob-index.md), in the order asked. */
+export type PageFetch = (ranges: { offset: number; size: number }[], signal?: AbortSignal) => Promise<Uint8Array[]>;
+
 /**
- * The index a web server keeps beside the file (`FILE.osm.pbf.idx`: one small request), or
- * null when it has none. Checked against the file's identity before use, as a kept one.
+ * Bytes asked for first of a server's index: a paged index's head (32 records of a few hundred
+ * bytes) fits; the pages among them are kept for the read ({@link pagesOf}).
  */
-export async function indexBeside(source: FetchSource, signal?: AbortSignal): Promise<Uint8Array | null> {
+const HEAD_BYTES = 8 << 10;
+/**
+ * Index pages this close are fetched by one request (the bytes between them come along): the
+ * requests go out at once, so merging saves a request's overhead, not a round trip.
+ */
+const PAGE_GAP = 1 << 10;
+
+/** The total size a `Content-Range: bytes a-b/total` header gives, or NaN. */
+const totalOf = (range: string | null) => Number(/\/(\d+)$/.exec(range ?? '')?.[1] ?? NaN);
+
+/** Indexes of which only the head is had (a server's paged index): not to be kept or saved as whole. */
+const headsOnly = new WeakSet<Uint8Array>();
+
+/** Whether `bytes` are a whole index, not a paged index's head alone. */
+export const isWholeIndex = (bytes: Uint8Array): boolean => !headsOnly.has(bytes);
+
+/** Bytes `from..from+size` of `url` by a Range request (a server without Range support sends all of it). */
+async function rangeOf(url: string, from: number, size: number, signal?: AbortSignal): Promise<Uint8Array> {
+  // Not from the HTTP cache: a partial reply kept under a weak validator may not be the bytes asked for.
+  const reply = await fetch(url, { signal, cache: 'no-store', headers: { Range: `bytes=${from}-${from + size - 1}` } });
+  if (!reply.ok) throw new Error(`${url}: HTTP ${reply.status}`);
+  const bytes = new Uint8Array(await reply.arrayBuffer());
+  return reply.status === 206 ? bytes : bytes.subarray(from, from + size);
+}
+
+/**
+ * Fetches the pages of the index at `url`: those within `start` (the index's first bytes, had
+ * already) from there, the others by requests made at once, pages close together in one.
+ * @throws Error for a failed request, or a reply shorter than asked.
+ */
+export function pagesOf(url: string, start: () => Uint8Array | null = () => null): PageFetch {
+  return async (ranges, signal) => {
+    const out: Uint8Array[] = new Array(ranges.length);
+    const had = start();
+    const order: { offset: number; size: number; i: number }[] = [];
+    ranges.forEach((r, i) => {
+      if (had && r.offset + r.size <= had.length) out[i] = had.subarray(r.offset, r.offset + r.size);
+      else order.push({ ...r, i });
+    });
+    order.sort((a, b) => a.offset - b.offset);
+    const groups: { from: number; to: number; items: typeof order }[] = [];
+    for (const r of order) {
+      const last = groups.at(-1);
+      if (last && r.offset - last.to <= PAGE_GAP) {
+        last.items.push(r);
+        last.to = Math.max(last.to, r.offset + r.size);
+      } else groups.push({ from: r.offset, to: r.offset + r.size, items: [r] });
+    }
+    await Promise.all(
+      groups.map(async (g) => {
+        const bytes = await rangeOf(url, g.from, g.to - g.from, signal);
+        if (bytes.length < g.to - g.from) throw new Error(`${url}: a reply shorter than its index pages`);
+        for (const r of g.items) out[r.i] = bytes.subarray(r.offset - g.from, r.offset - g.from + r.size);
+      }),
+    );
+    return out;
+  };
+}
+
+/**
+ * The index a web server keeps beside the file (`FILE.osm.pbf.idx`), or null when it has none:
+ * of a paged index (format 5) its head only (one small request; its pages are fetched as the
+ * read asks, {@link pagesOf}), of another the whole. Checked against the file's identity before
+ * use, as a kept one. `onStart` is given the first reply's bytes (the index's start).
+ */
+export async function indexBeside(source: FetchSource, signal?: AbortSignal, onStart?: (start: Uint8Array) => void): Promise<Uint8Array | null> {
+  const url = `${source.name}.idx`;
   try {
-    const reply = await fetch(`${source.name}.idx`, { signal });
-    return reply.ok ? new Uint8Array(await reply.arrayBuffer()) : null;
+    const reply = await fetch(url, { signal, cache: 'no-store', headers: { Range: `bytes=0-${HEAD_BYTES - 1}` } });
+    if (!reply.ok) return null;
+    let bytes = new Uint8Array(await reply.arrayBuffer());
+    onStart?.(bytes);
+    const total = totalOf(reply.headers.get('Content-Range'));
+    if (reply.status !== 206 || !(bytes.length < total)) return bytes; // the whole index
+    const head = indexHeadLength(bytes);
+    const wanted = head > 0 ? head : total; // an index of format 3 or 4 is read whole
+    if (wanted > bytes.length) {
+      const rest = await rangeOf(url, bytes.length, wanted - bytes.length, signal);
+      const all = new Uint8Array(wanted);
+      all.set(bytes);
+      all.set(rest, bytes.length);
+      bytes = all;
+    }
+    if (head > 0) {
+      bytes = bytes.slice(0, head); // the head alone: the plan asks for the pages it needs
+      headsOnly.add(bytes);
+    }
+    return bytes;
   } catch {
     return null; // none there, or not allowed from this origin
   }
 }
 
-/** A request for the index beside a remote file, under way: its bytes (null for a local file, or none there), and how to drop it. */
+/** A request for the index beside a remote file, under way: its bytes (null for a local file, or none there), its pages, and how to drop it. */
 export interface BesideRequest {
   bytes: Promise<Uint8Array | null>;
+  /** Fetches the pages of the server's index (null for a local file). */
+  pages: PageFetch | null;
   stop: () => void;
 }
 
 /** Asks now for the index beside `source` when it is a web server's file (one round trip less than after the identity). */
 export function askBeside(source: Source): BesideRequest {
   const request = new AbortController();
-  const bytes = source instanceof FetchSource ? indexBeside(source, request.signal) : Promise.resolve(null);
-  return { bytes, stop: () => request.abort() };
+  const remote = source instanceof FetchSource;
+  let start: Uint8Array | null = null;
+  const bytes = remote ? indexBeside(source, request.signal, (b) => (start = b)) : Promise.resolve(null);
+  return { bytes, pages: remote ? pagesOf(`${source.name}.idx`, () => start) : null, stop: () => request.abort() };
 }
 
 /**

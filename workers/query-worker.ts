@@ -10,7 +10,7 @@ import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
-import { askBeside, dropIndex, identityOf, indexFor, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex } from './index-store';
+import { askBeside, dropIndex, identityOf, indexFor, isWholeIndex, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource, readsAtRandom } from './source/http-source';
 import { FileSource, type Source } from './source/source';
@@ -303,22 +303,27 @@ async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | un
       const served = await beside.bytes;
       if (!served) return blobIndexUse(run, identity, null);
       // Read by the server's index, which its identity checks.
-      return blobIndexUse(run, Promise.resolve(await identity), served);
+      return blobIndexUse(run, Promise.resolve(await identity), served, beside.pages);
     }
     const found = await indexFor(source, beside, loadIndex, signal);
-    return found ? blobIndexUse(run, Promise.resolve(found.identity), found.bytes) : undefined;
+    return found ? blobIndexUse(run, Promise.resolve(found.identity), found.bytes, beside.pages) : undefined;
   } finally {
     beside.stop(); // settled, or no longer wanted
     signal.removeEventListener('abort', beside.stop);
   }
 }
 
-/** How `run`'s read uses the index `bytes` of the file `identity` (null: none, so the read builds one). */
-function blobIndexUse(run: Run, identity: Promise<Uint8Array>, bytes: Uint8Array | null): BlobIndexUse {
-  run.index = bytes;
+/**
+ * How `run`'s read uses the index `bytes` of the file `identity` (null: none, so the read
+ * builds one); `pages` fetches the pages of a server's paged index.
+ */
+function blobIndexUse(run: Run, identity: Promise<Uint8Array>, bytes: Uint8Array | null, pages: PageFetch | null = null): BlobIndexUse {
+  // A paged index's head alone is not an index to hand out.
+  run.index = bytes && isWholeIndex(bytes) ? bytes : null;
   return {
     identity,
     bytes,
+    pages,
     onBuilt: (finish) => {
       run.finishIndex = async () => {
         run.index = finish();

@@ -13,6 +13,7 @@ import { blobError, CancelledError, type DecodePool } from './pool/pool';
 import { FileOrder } from './file-order';
 import type { FetchStats, Source } from './source/source';
 import type { HeaderInfo, Progress, Query } from './types';
+import type { PageFetch } from './index-store';
 
 /** A blob index for the read (docs/blob-index.md): one to read by, or one to build. */
 export interface BlobIndexUse {
@@ -33,6 +34,11 @@ export interface BlobIndexUse {
   onBuilt: (finish: () => Uint8Array | null) => void | Promise<void>;
   /** Called when `bytes` cannot be used (corrupt, or of another file), with the reason; the read goes on in full. */
   onRefused: (reason: string) => void;
+  /**
+   * Fetches pages of the index (a server's paged index, of which `bytes` hold the head): the
+   * bytes of each `{offset, size}` of the index file. Absent when `bytes` are a whole index.
+   */
+  pages?: PageFetch | null;
 }
 
 export interface RunCallbacks {
@@ -74,7 +80,7 @@ interface PlannedRead {
   wanted: Float64Array;
 }
 
-const DECODES = ['scan', 'locate-ways', 'locate-nodes', 'basemap'] as const;
+const DECODES = ['scan', 'locate-ways', 'locate-nodes', 'basemap', 'index-pages'] as const;
 
 function nextRead(assembler: QueryAssembler): PlannedRead | null {
   const read = assembler.nextRead();
@@ -151,6 +157,8 @@ export async function runQuery(
   const options = { ...framerOptions, signal: stop.signal };
   /** One read of the plan: each blob decoded in `pool`, what it gave added in file order. */
   const readOnce = async (read: PlannedRead) => {
+    syncScanner(); // the plan of the first read may have set the scans' area nodes
+    if (read.decode === 'index-pages') return addIndexPages(assembler, read.frames ?? [], blobIndex, stop.signal);
     const add = (frame: Frame, found: ArrayBuffer) => {
       if (signal?.aborted) return;
       if (read.reread) progress.blobsReread++;
@@ -246,6 +254,25 @@ async function chooseIndex(assembler: QueryAssembler, blobIndex: BlobIndexUse, q
     }
   }
   assembler.buildIndex();
+}
+
+/**
+ * Fetches the index pages a read names and gives them to the plan. A page refused before the
+ * first read has started makes the read a full one (and the index is reported refused);
+ * after it, the read cannot go on without it.
+ * @throws the fetch's error, or the refusal of a page after the first read started.
+ */
+async function addIndexPages(assembler: QueryAssembler, pages: PlannedFrame[], blobIndex: BlobIndexUse | undefined, signal: AbortSignal): Promise<void> {
+  try {
+    if (!blobIndex?.pages) throw new Error('the blob index is corrupt (it names pages, and only its head is here)');
+    const bytes = await blobIndex.pages(pages.map((p) => ({ offset: p.offset, size: p.size })), signal);
+    pages.forEach((p, i) => assembler.addIndexPage(p.index, bytes[i]));
+  } catch (e) {
+    if (signal.aborted || assembler.indexStarted()) throw e;
+    assembler.dropIndex();
+    blobIndex?.onRefused((e as Error).message ?? String(e));
+    assembler.buildIndex();
+  }
 }
 
 /** A planned frame of a read, with its slice `from..to` of the wanted ids. */

@@ -144,7 +144,7 @@ test('Save index gives the .idx; beside the file on a server, a query over HTTP 
   }
 });
 
-test('a file grouped by place (pbf-explorer optimize) gives the answers of the original: dropped, and over HTTP by its index, reading a small part of it', async ({ page, browser }) => {
+test('a file grouped by place (pbf-explorer optimize) gives the answers of the original: dropped, and over HTTP by its index, reading a small part of it and of the index', async ({ page, browser }) => {
   // Written by scripts/test.sh: malta.osm.pbf optimized, its .idx beside it.
   const dir = join(FIXTURE_DIR, 'optimized');
   const file = join(dir, 'malta.osm.pbf');
@@ -164,6 +164,11 @@ test('a file grouped by place (pbf-explorer optimize) gives the answers of the o
     await expect(other.locator('#stats')).toContainText('only the blobs the blob index names');
     const [part] = await megabytesRead(other);
     expect(part * 1e6).toBeLessThan(statSync(file).size * 0.1);
+    // Of the index, its head and the pages of the area came (the server counts what it sent).
+    const sent = await (await fetch(`${server.origin}/${token}/bytes`)).json();
+    const indexSize = statSync(`${file}.idx`).size;
+    expect(sent.indexBytes).toBeGreaterThan(0);
+    expect(sent.indexBytes, `index bytes sent of ${indexSize}`).toBeLessThan(indexSize * 0.5);
   } finally {
     await server.close();
   }

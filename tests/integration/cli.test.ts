@@ -374,6 +374,14 @@ describe('optimize', () => {
       }
       const served = await (await fetch(`${faults.origin}/cli-optimize/bytes`)).json();
       expect(served.requests).toBeGreaterThan(0);
+      // A city's query fetches the index's head and the pages of its area, not the whole index.
+      const cafe = QUERIES.find((x) => x.expected === 'malta.cafe-1000m.json')!;
+      const paged = await cli(['query', `${faults.origin}/cli-paged/clean/malta-by-place.osm.pbf`, ...areaArgs(cafe), '--format', 'geojson', cafe.q]);
+      expectAnswer(parse.geojson(paged.stdout), cafe);
+      const pagedServed = await (await fetch(`${faults.origin}/cli-paged/bytes`)).json();
+      const indexSize = readFileSync(`${out}.idx`).length;
+      expect(pagedServed.indexBytes).toBeGreaterThan(0);
+      expect(pagedServed.indexBytes, `index bytes sent of ${indexSize}`).toBeLessThan(indexSize * 0.5);
       // A corrupt index beside it: named, not used, and the answer still right.
       const idx = readFileSync(`${out}.idx`);
       idx[idx.length >> 1] ^= 0xff;

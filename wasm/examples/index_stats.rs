@@ -2,7 +2,8 @@
 //! `cargo run --release --example index_stats -- FILE [TAGS LAT LON RADIUS_M]...`
 //! Blobs by kind, the index's size, how far node and way blobs spread (their bbox areas in
 //! square degrees), the string filters' sizes, and per query the blobs and bytes an indexed
-//! read takes. Figures for `docs/planet.md` and `docs/decisions.md`.
+//! read takes, and the bytes of the index a read by its pages fetches. Figures for
+//! `docs/planet.md` and `docs/decisions.md`.
 
 use std::time::Instant;
 
@@ -63,7 +64,10 @@ fn main() {
     for q in args[1..].chunks(4) {
         let (lat, lon, radius) = (q[1].parse().unwrap(), q[2].parse().unwrap(), q[3].parse().unwrap());
         let area = if radius > 0.0 { Area::Circle { lat, lon, radius } } else { Area::Everywhere };
-        let plan = index.plan(&Query::from_tags(&q[0], area).unwrap().prepare().unwrap());
+        let prepared = Query::from_tags(&q[0], area).unwrap().prepare().unwrap();
+        let plan = index.plan(&prepared);
+        let (_, fetched) = pbf_explorer::scan_file_paged(&file, &prepared, &bytes).unwrap();
+        println!("  by the index's pages: {fetched} of its {} bytes fetched (head {})", bytes.len(), pbf_explorer::IndexHead::head_len(&bytes).unwrap_or(0));
         let read = index.bytes_of(&plan);
         let kinds = |f: &dyn Fn(&pbf_explorer::IndexEntry) -> bool| plan.entries.iter().filter(|&&i| f(&e[i])).count();
         let bytes_of = |f: &dyn Fn(&pbf_explorer::IndexEntry) -> bool| plan.entries.iter().filter(|&&i| f(&e[i])).map(|&i| e[i].size).sum::<u64>();

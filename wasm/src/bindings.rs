@@ -168,7 +168,8 @@ impl QueryAssembler {
 
     /// Reads by `index` (a blob index file, `docs/blob-index.md`) of the file whose identity is
     /// `identity` ([`file_identity`]): the first read takes only the blobs it names. Call before
-    /// the first [`QueryAssembler::next_read`].
+    /// the first [`QueryAssembler::next_read`]. `index` may be the head of a paged index alone
+    /// (format 5, [`index_head_length`] bytes): reads of its pages (decode 4) then come first.
     ///
     /// Throws "the blob index is corrupt (…)" or "… of another file, or of this file before it
     /// changed" ([`crate::index::IndexError`]); the plan is then unchanged (a full read).
@@ -176,6 +177,28 @@ impl QueryAssembler {
     pub fn use_index(&mut self, index: &[u8], identity: &[u8]) -> Result<(), JsError> {
         let identity = FileIdentity::from_bytes(identity).ok_or_else(|| JsError::new("a file identity has 16 bytes"))?;
         Ok(self.plan.use_index_bytes(index, identity)?)
+    }
+
+    /// Takes the bytes of the index page of stub `stub` that a read of decode 4 named (with its
+    /// offset and size in the index file).
+    ///
+    /// Throws "the blob index is corrupt (…)" when they are not that page. Before the first
+    /// read has started (`indexStarted` false), `dropIndex` then makes the read a full one.
+    #[wasm_bindgen(js_name = addIndexPage)]
+    pub fn add_index_page(&mut self, stub: u32, bytes: &[u8]) -> Result<(), JsError> {
+        Ok(self.plan.add_index_page(stub, bytes)?)
+    }
+
+    /// Whether the first read's plan is made (index pages asked for after it cannot be refused).
+    #[wasm_bindgen(js_name = indexStarted)]
+    pub fn index_started(&self) -> bool {
+        self.plan.started()
+    }
+
+    /// Forgets the blob index before the first read has started: the read is then a full one.
+    #[wasm_bindgen(js_name = dropIndex)]
+    pub fn drop_index(&mut self) {
+        self.plan.drop_index();
     }
 
     /// Has the full read note the file's blob index ([`QueryAssembler::blob_index`]). Call
@@ -196,7 +219,8 @@ impl QueryAssembler {
     }
 
     /// The next read ([`ReadPlan::next_read`]) as numbers: `[decode, whole, reread, then per blob
-    /// index, offset, size, from, to]` — `decode` 0 scan, 1 locate ways, 2 locate nodes
+    /// index, offset, size, from, to]` — `decode` 0 scan, 1 locate ways, 2 locate nodes, 3
+    /// basemap, 4 index pages (offset and size in the index file: see `addIndexPage`)
     /// ([`crate::assembly::read_plan::Decode`]); `whole` 1 for every frame of the file in file order (no
     /// blobs listed); `reread` 1 when the blobs were read before; `from..to` the blob's slice of
     /// [`QueryAssembler::wanted`]. Undefined once the answer is whole.
@@ -402,6 +426,13 @@ impl QueryAssembler {
 
 /// How many bytes at each end of its file the identity in the blob index `bytes` hashes
 /// (65 536; 1 048 576 in indexes of format 3), or 0 when `bytes` are no index this build reads.
+/// The bytes of the head of the paged index (format 5) that starts with `bytes` (16 bytes are
+/// enough), or 0 when it is not one: such an index is then needed whole.
+#[wasm_bindgen(js_name = indexHeadLength)]
+pub fn index_head_length(bytes: &[u8]) -> f64 {
+    crate::index::IndexHead::head_len(bytes).unwrap_or(0) as f64
+}
+
 #[wasm_bindgen(js_name = indexIdentitySpan)]
 pub fn index_identity_span(bytes: &[u8]) -> f64 {
     crate::index::BlobIndex::identity_span(bytes).unwrap_or(0) as f64

@@ -8,7 +8,7 @@ use crate::assembly::geometry::Shape;
 use crate::error::DecodeError;
 use crate::format::{blob, frame, header};
 use crate::format::header::HeaderInfo;
-use crate::index::{BlobIndex, FileIdentity};
+use crate::index::{BlobIndex, FileIdentity, IndexHead};
 use crate::query::{PreparedQuery, Query};
 use crate::summary::Counts;
 use crate::{basemap, scan};
@@ -52,7 +52,7 @@ pub fn scan_file_prepared(file: &[u8], prepared: &PreparedQuery) -> Result<FileS
 /// [`scan_file_prepared`] keeping at most `budget` node locations during the first read (the
 /// rest come from a targeted second read, as in the browser).
 pub fn scan_file_with_budget(file: &[u8], prepared: &PreparedQuery, budget: usize) -> Result<FileScan, DecodeError> {
-    scan_file_with(file, prepared, budget, None)
+    scan_file_with(file, prepared, budget, IndexUse::None).map(|(scan, _)| scan)
 }
 
 /// [`scan_file_prepared`] reading only the blobs `index` says the query needs (as the browser
@@ -61,25 +61,50 @@ pub fn scan_file_with_budget(file: &[u8], prepared: &PreparedQuery, budget: usiz
 /// Errors: as [`scan_file`]; the index must be this file's (see [`BlobIndex::check`]), and
 /// of a file without history ([`DecodeError::Inconsistent`] for a history file).
 pub fn scan_file_indexed(file: &[u8], prepared: &PreparedQuery, index: &BlobIndex) -> Result<FileScan, DecodeError> {
-    scan_file_with(file, prepared, DEFAULT_LOCATION_BUDGET, Some(index))
+    scan_file_with(file, prepared, DEFAULT_LOCATION_BUDGET, IndexUse::Whole(index)).map(|(scan, _)| scan)
+}
+
+/// [`scan_file_indexed`] by an index file's bytes read as a server's are: the head first, then
+/// only the pages the read plan asks for ([`crate::index::pages`]). Returns the answer and the
+/// bytes of the index fetched (head and pages).
+///
+/// Errors: as [`scan_file_indexed`]; [`DecodeError::Inconsistent`] when the index is corrupt or
+/// another file's.
+pub fn scan_file_paged(file: &[u8], prepared: &PreparedQuery, index: &[u8]) -> Result<(FileScan, u64), DecodeError> {
+    scan_file_with(file, prepared, DEFAULT_LOCATION_BUDGET, IndexUse::Paged(index))
+}
+
+/// How a native read uses a blob index.
+enum IndexUse<'a> {
+    None,
+    Whole(&'a BlobIndex),
+    /// An index file's bytes, of which the read takes the head and the pages it asks for.
+    Paged(&'a [u8]),
 }
 
 /// The native driver of a [`ReadPlan`]: each read it asks for, from a file held in
 /// memory, on this thread; the answer's reads, then its basemap read.
-fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: Option<&BlobIndex>) -> Result<FileScan, DecodeError> {
+fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: IndexUse) -> Result<(FileScan, u64), DecodeError> {
     let mut plan = ReadPlan::new(prepared, budget);
+    let mut pages = Pages { bytes: &[], fetched: 0 };
     match index {
-        Some(index) => plan.use_index(index.clone()),
-        None if prepared.index => plan.build_index(),
-        None => {}
+        IndexUse::Whole(index) => plan.use_index(index.clone()),
+        IndexUse::Paged(bytes) => {
+            let head_len = IndexHead::head_len(bytes).ok_or(DecodeError::Inconsistent("not a paged blob index"))?;
+            let head = bytes.get(..head_len as usize).ok_or(DecodeError::Inconsistent("the blob index is cut short"))?;
+            plan.use_index_bytes(head, FileIdentity::of_file(file)).map_err(|_| DecodeError::Inconsistent("the blob index is corrupt or another file's"))?;
+            pages = Pages { bytes, fetched: head.len() as u64 };
+        }
+        IndexUse::None if prepared.index => plan.build_index(),
+        IndexUse::None => {}
     }
-    let ways_scanned = drive(&mut plan, file)?;
+    let ways_scanned = drive(&mut plan, file, &mut pages)?;
     let header = plan.header().cloned().ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
     let index = plan.blob_index(FileIdentity::of_file(file));
     let context = match plan.ask_basemap() {
         Err(note) => Err(note),
         Ok(()) => {
-            drive(&mut plan, file)?;
+            drive(&mut plan, file, &mut pages)?;
             Ok(plan.take_basemap())
         }
     };
@@ -89,14 +114,28 @@ fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: O
     let matches = assembler.all();
     let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
     let facts = assembler.file_facts();
-    Ok(FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned })
+    Ok((FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned }, pages.fetched))
+}
+
+/// A paged index's bytes, and how many of them the reads fetched.
+struct Pages<'a> {
+    bytes: &'a [u8],
+    fetched: u64,
 }
 
 /// Runs `plan`'s reads until it asks for none: the one loop of [`crate::assembly::read_plan`].
 /// Returns the candidate ways the first read's scans carried.
-fn drive(plan: &mut ReadPlan, file: &[u8]) -> Result<usize, DecodeError> {
+fn drive(plan: &mut ReadPlan, file: &[u8], pages: &mut Pages) -> Result<usize, DecodeError> {
     let mut ways_scanned = 0;
     while let Some(read) = plan.next_read()? {
+        if let (Decode::IndexPages, Blobs::Listed(blobs)) = (read.decode, &read.blobs) {
+            for b in blobs {
+                let page = pages.bytes.get(b.offset as usize..(b.offset + b.size) as usize).ok_or(DecodeError::Inconsistent("an index page past the index's end"))?;
+                pages.fetched += b.size;
+                plan.add_index_page(b.index, page).map_err(|_| DecodeError::Inconsistent("a corrupt index page"))?;
+            }
+            continue;
+        }
         let frames: Vec<(u32, u64, u64, &str, &[u8])> = match &read.blobs {
             Blobs::WholeFile => frame::frames(file).enumerate().map(|(i, f)| f.map(|f| (i as u32, f.offset, f.end - f.offset, f.kind, f.blob))).collect::<Result<_, _>>()?,
             Blobs::Listed(blobs) => blobs.iter().map(|b| frame::frame_at(file, b.offset).map(|(kind, blob)| (b.index, b.offset, b.size, kind, blob))).collect::<Result<_, _>>()?,

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 
 use common::read;
 use pbf_explorer::testing::planet_like::interleaved_copies;
-use pbf_explorer::{optimize, scan_file_indexed, scan_file_prepared, Area, BlobIndex, FileIdentity, PreparedQuery, Query};
+use pbf_explorer::{optimize, scan_file_indexed, scan_file_paged, scan_file_prepared, Area, BlobIndex, FileIdentity, PreparedQuery, Query};
 
 /// A folder for the files osmium reads, under the crate's target folder.
 fn scratch() -> PathBuf {
@@ -87,20 +87,25 @@ fn features(context: &Result<Vec<i32>, String>) -> Result<Vec<Vec<i32>>, String>
 fn every_listed_query_answers_on_the_optimized_file_as_on_the_original() {
     let mut files = std::collections::HashMap::new();
     for (name, query) in common::every_listed_query() {
-        let (original, optimized, index) = files.entry(name.clone()).or_insert_with(|| {
+        let (original, optimized, index, index_bytes) = files.entry(name.clone()).or_insert_with(|| {
             let original = read(&name);
-            let (optimized, index) = optimize(&original).unwrap();
-            let index = BlobIndex::decode(&index).unwrap().check(FileIdentity::of_file(&optimized)).unwrap();
-            (original, optimized, index)
+            let (optimized, index_bytes) = optimize(&original).unwrap();
+            let index = BlobIndex::decode(&index_bytes).unwrap().check(FileIdentity::of_file(&optimized)).unwrap();
+            (original, optimized, index, index_bytes)
         });
         let prepared = query.prepare().unwrap();
         let label = format!("{name} {}", query.text);
         let before = scan_file_prepared(original, &prepared).unwrap();
-        for (how, after) in [("read whole", scan_file_prepared(optimized, &prepared).unwrap()), ("by its index", scan_file_indexed(optimized, &prepared, index).unwrap())] {
+        let (paged, _) = scan_file_paged(optimized, &prepared, index_bytes).unwrap();
+        for (how, after) in [("read whole", scan_file_prepared(optimized, &prepared).unwrap()), ("by its index", scan_file_indexed(optimized, &prepared, index).unwrap()), ("by its index's pages", paged)] {
             assert_eq!(after.matches, before.matches, "{label}, {how}: matches");
             assert_eq!(after.shapes, before.shapes, "{label}, {how}: shapes");
             assert_eq!(features(&after.context), features(&before.context), "{label}, {how}: basemap");
-            assert_eq!((&after.counts, &after.facts.id_ranges, &after.facts.newest_timestamp), (&before.counts, &before.facts.id_ranges, &before.facts.newest_timestamp), "{label}, {how}: file facts");
+            assert_eq!(after.counts, before.counts, "{label}, {how}: counts");
+            // A read by pages sees the entries of its pages only: it states no facts of the whole file.
+            if how != "by its index's pages" {
+                assert_eq!((&after.facts.id_ranges, &after.facts.newest_timestamp), (&before.facts.id_ranges, &before.facts.newest_timestamp), "{label}, {how}: file facts");
+            }
         }
     }
 }
@@ -112,8 +117,8 @@ fn every_listed_query_answers_on_the_optimized_file_as_on_the_original() {
 fn on_a_planet_like_file_an_areas_query_reads_a_small_part_of_the_optimized_file() {
     const COPIES: usize = 16;
     let planet_like = interleaved_copies(&read("malta.osm.pbf"), COPIES).unwrap();
-    let (optimized, index) = optimize(&planet_like).unwrap();
-    let index = BlobIndex::decode(&index).unwrap();
+    let (optimized, index_bytes) = optimize(&planet_like).unwrap();
+    let index = BlobIndex::decode(&index_bytes).unwrap();
     let original_index = {
         let mut q = PreparedQuery::count_only();
         q.index = true;
@@ -125,7 +130,7 @@ fn on_a_planet_like_file_an_areas_query_reads_a_small_part_of_the_optimized_file
     let b = pbf_explorer::decode_header(&pbf_explorer::blob_data(header.blob).unwrap()).unwrap().bbox.unwrap();
     let (dlat, dlon) = pbf_explorer::testing::planet_like::copy_shift(k, COPIES, ((b[1] + b[3]) / 2.0, (b[0] + b[2]) / 2.0));
     let area = Area::Circle { lat: 35.8989 + dlat as f64 * 1e-7, lon: 14.5146 + dlon as f64 * 1e-7, radius: 1000.0 };
-    let prepared = Query::from_tags("amenity=cafe", area).unwrap().prepare().unwrap();
+    let prepared = Query::from_tags("amenity=cafe", area.clone()).unwrap().prepare().unwrap();
     let part = |index: &BlobIndex, size: usize| index.bytes_of(&index.plan(&prepared)) as f64 / size as f64;
     let (before, after) = (part(&original_index, planet_like.len()), part(&index, optimized.len()));
     println!("amenity=cafe 1000 m reads {:.1} % of the id-sorted file, {:.1} % of the optimized one", before * 100.0, after * 100.0);
@@ -138,4 +143,21 @@ fn on_a_planet_like_file_an_areas_query_reads_a_small_part_of_the_optimized_file
     ids.sort_unstable();
     want.sort_unstable();
     assert_eq!(ids, want);
+    // By the index's pages: the same answer, from a small part of the index.
+    let (paged, fetched) = scan_file_paged(&optimized, &prepared, &index_bytes).unwrap();
+    assert_eq!(paged.matches, answer.matches);
+    assert_eq!(paged.shapes, answer.shapes);
+    println!("it fetches {fetched} bytes of the {}-byte index", index_bytes.len());
+    assert!((fetched as f64) < index_bytes.len() as f64 * 0.15, "{fetched} bytes of the {}-byte index fetched", index_bytes.len());
+    // Relation blobs are read by where their members are: relations matched by member ways
+    // and nodes there are all found, as by a whole read.
+    let relations = Query::from_tags("type=multipolygon or type=route", area).unwrap().prepare().unwrap();
+    let whole = scan_file_prepared(&optimized, &relations).unwrap();
+    let (paged, _) = scan_file_paged(&optimized, &relations, &index_bytes).unwrap();
+    let found = whole.matches.iter().filter(|m| m.element == pbf_explorer::ElementType::Relation).count();
+    println!("{found} relations of type multipolygon or route within 1000 m");
+    assert!(found > 3, "{found} relations");
+    let ids = |scan: &pbf_explorer::FileScan| scan.matches.iter().map(|m| (m.element, m.id)).collect::<Vec<_>>();
+    assert_eq!(ids(&paged), ids(&whole), "relations by the index's pages, and by a whole read");
+    assert!(paged.matches == whole.matches && paged.shapes == whole.shapes);
 }

@@ -7,7 +7,7 @@ import { readFirst, streamChunks, streamPieces, type FetchStats, type ReadOption
  * Bytes at each end of the file the probe brings ({@link FetchSource.open}): what the file
  * identity hashes (`index-store.ts` reads this span; the crate's `IDENTITY_SPAN`).
  */
-export const END_BYTES = 64 << 10;
+export const END_BYTES = 16 << 10;
 
 /**
  * Bytes from the file's start the probe asks for: {@link END_BYTES} only. A full read then asks

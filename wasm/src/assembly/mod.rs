@@ -46,7 +46,7 @@ use crate::basemap::{ContextNodes, CONTEXT_MAX_AREA_KM2};
 use crate::element::{ElementType, Member, Tag};
 use crate::error::DecodeError;
 use crate::format::info::Meta;
-use crate::index::{BlobIndex, Cells, FileIdentity, IndexBuilder, IndexedPlan};
+use crate::index::{BlobIndex, Cells, FileIdentity, IndexBuilder, IndexEntry, IndexedPlan, STUB_BASE};
 use crate::query::area::AreaTest;
 use crate::query::area_filter::AreaFilter;
 use crate::scan::{BlockScan, WayCandidate};
@@ -253,6 +253,11 @@ pub struct Assembler {
     way_cells: FxHashMap<u32, Cells>,
     /// With an index, where each blob's nodes are (by blob index), for the geometry read.
     node_cells: FxHashMap<u32, Cells>,
+    /// With an index, the blobs whose relations' members are placed: their `way_cells` hold
+    /// where those members' nodes are ([`crate::index::IndexEntry::relations_placed`]).
+    members_placed: FxHashSet<u32>,
+    /// With an index, the blobs holding ways with no node in the file (not ruled out by place).
+    unplaced_ways: FxHashSet<u32>,
     area_nodes_seen: AreaNodesSeen,
     /// The highest blob index added, and the blobs (ascending) some of whose ways were dropped
     /// as unable to match: from the first drop on, blocks must come in file order (else an
@@ -298,6 +303,8 @@ impl Assembler {
             indexed: false,
             way_cells: FxHashMap::default(),
             node_cells: FxHashMap::default(),
+            members_placed: FxHashSet::default(),
+            unplaced_ways: FxHashSet::default(),
             area_nodes_seen: AreaNodesSeen::Unknown,
             last_blob: None,
             dropped_in: Vec::new(),

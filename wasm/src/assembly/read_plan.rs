@@ -29,7 +29,7 @@ use crate::assembly::{Assembler, BlobEntry, SecondRead};
 use crate::basemap::ContextNodes;
 use crate::error::DecodeError;
 use crate::format::header::HeaderInfo;
-use crate::index::{BlobIndex, FileIdentity, IndexError};
+use crate::index::{BlobIndex, FileIdentity, IndexEntry, IndexError, IndexHead, STUB_BASE};
 use crate::query::{Inside, PreparedQuery};
 use crate::scan::BlockScan;
 use crate::summary::BlockSummary;
@@ -45,10 +45,14 @@ pub enum Decode {
     LocateNodes,
     /// Draw its basemap features ([`crate::basemap::context_ways`]) from [`ReadPlan::basemap_nodes`].
     Basemap,
+    /// Not blobs of the file: pages of its blob index ([`crate::index::pages`]), each named by
+    /// its stub's index, with its offset and size in the index file; a driver gives their bytes
+    /// to [`ReadPlan::add_index_page`].
+    IndexPages,
 }
 
 impl Decode {
-    /// The number the JavaScript drivers know it by: 0 scan, 1 locate ways, 2 locate nodes, 3 basemap.
+    /// The number the JavaScript drivers know it by: 0 scan, 1 locate ways, 2 locate nodes, 3 basemap, 4 index pages.
     pub fn code(self) -> u8 {
         self as u8
     }
@@ -111,8 +115,13 @@ pub struct ReadPlan {
     /// Bumped when `scan` changes in a way the drivers must pass on.
     scan_version: u64,
     pass: Pass,
-    /// The blob index read by, and the entries of its plan.
+    /// The blob index read by (with a paged index, the entries of the pages fetched so far),
+    /// and the entries of its first read's plan.
     index: Option<(BlobIndex, Vec<usize>)>,
+    /// A paged index's head: the pages not fetched yet (see [`crate::index::pages`]).
+    pages: Option<IndexHead>,
+    /// The pass's read named pages not fetched yet: once they are in, it is planned again.
+    replan: bool,
     /// A full read is to note the file's blob index (not for history files).
     build_index: bool,
     header: Option<HeaderInfo>,
@@ -132,26 +141,86 @@ impl ReadPlan {
         let assembler = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == Inside::All);
         // The index is noted only when asked for (build_index), never by an indexed read.
         let scan = PreparedQuery { index: false, ..query.clone() };
-        ReadPlan { assembler, scan, scan_version: 0, pass: Pass::NotStarted, index: None, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new() }
+        ReadPlan { assembler, scan, scan_version: 0, pass: Pass::NotStarted, index: None, pages: None, replan: false, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new() }
     }
 
     /// Reads by `index` (already checked against the file: [`BlobIndex::check`]): the first read
     /// takes only the blobs its plan names, and the later reads plan from it too. Call before
     /// the first [`ReadPlan::next_read`]; not with [`ReadPlan::build_index`].
     pub fn use_index(&mut self, index: BlobIndex) {
-        let plan = index.plan(&self.scan);
-        self.assembler.use_index(&index, &plan);
-        self.scan.area_nodes = !self.assembler.overflowed();
-        self.scan_version += 1;
-        self.index = Some((index, plan.entries));
+        self.index = Some((index, Vec::new()));
+        self.pages = None;
     }
 
     /// [`ReadPlan::use_index`] for an index file's bytes (`docs/blob-index.md`) of the file of
-    /// `identity`. Errors: [`IndexError`] when it is corrupt or of another file; the plan is
-    /// then unchanged (a full read).
+    /// `identity`: a whole index, or the head alone of a paged one (format 5,
+    /// [`IndexHead::head_len`] bytes), whose pages the reads then ask for ([`Decode::IndexPages`]).
+    /// Errors: [`IndexError`] when it is corrupt or of another file; the plan is then unchanged
+    /// (a full read).
     pub fn use_index_bytes(&mut self, bytes: &[u8], identity: FileIdentity) -> Result<(), IndexError> {
-        self.use_index(BlobIndex::decode(bytes)?.check(identity)?);
+        match IndexHead::head_len(bytes) {
+            Some(head_len) if bytes.len() as u64 == head_len => {
+                let head = IndexHead::decode(bytes)?;
+                if head.index.identity != identity {
+                    return Err(IndexError::Stale);
+                }
+                self.index = Some((head.index.clone(), Vec::new()));
+                self.pages = Some(head);
+            }
+            _ => self.use_index(BlobIndex::decode(bytes)?.check(identity)?),
+        }
         Ok(())
+    }
+
+    /// Gives the bytes of the index page of stub `stub` that the read under way
+    /// ([`Decode::IndexPages`]) asked for.
+    ///
+    /// Errors: [`IndexError::Corrupt`] when they are not that page (see
+    /// [`IndexHead::add_page`]). Before the first read has started, [`ReadPlan::drop_index`] then
+    /// turns the read into a full one; later the read cannot go on.
+    pub fn add_index_page(&mut self, stub: u32, bytes: &[u8]) -> Result<(), IndexError> {
+        let head = self.pages.as_mut().ok_or_else(|| IndexError::Corrupt("a page of an index that has none".into()))?;
+        let (entries, stubs) = head.add_page(stub, bytes)?;
+        match (&mut self.index, self.pass) {
+            (Some((index, _)), Pass::NotStarted) => index.entries.extend(entries),
+            _ => self.assembler.add_index_page(stub, &entries, &stubs),
+        }
+        Ok(())
+    }
+
+    /// Forgets the blob index before the first read has started (one of its pages was
+    /// refused): the read is then a full read.
+    pub fn drop_index(&mut self) {
+        if self.pass == Pass::NotStarted {
+            self.index = None;
+            self.pages = None;
+        }
+    }
+
+    /// Whether the first read's plan is made: index pages asked for from then on come from
+    /// the passes after it.
+    pub fn started(&self) -> bool {
+        self.pass != Pass::NotStarted
+    }
+
+    /// The index pages the first read needs that are not fetched yet, as a read of them.
+    fn first_pages(&self) -> Option<Read> {
+        let head = self.pages.as_ref()?;
+        let area_nodes = !self.scan.area.is_everywhere();
+        let stubs: Vec<&IndexEntry> = head.stubs().filter(|s| s.first_read_takes(&self.scan, area_nodes)).collect();
+        (!stubs.is_empty()).then(|| pages_read(stubs.into_iter()))
+    }
+
+    /// Plans the first read from the index (its pages that the first read needs are in).
+    fn start_index(&mut self) {
+        let Some((index, entries)) = &mut self.index else { return };
+        index.entries.sort_by_key(|e| e.index);
+        let plan = index.plan(&self.scan);
+        let stubs: Vec<IndexEntry> = self.pages.as_ref().map(|h| h.stubs().cloned().collect()).unwrap_or_default();
+        self.assembler.use_index(index, &stubs, &plan);
+        self.scan.area_nodes = !self.assembler.overflowed();
+        self.scan_version += 1;
+        *entries = plan.entries;
     }
 
     /// Has a full read note the file's blob index, for [`ReadPlan::blob_index`]. Call before the
@@ -185,52 +254,88 @@ impl ReadPlan {
     /// Errors: [`DecodeError::Inconsistent`] when the first read had no OSMHeader.
     pub fn next_read(&mut self) -> Result<Option<Read>, DecodeError> {
         loop {
-            let read = match self.pass {
-                Pass::NotStarted => {
-                    self.pass = Pass::First;
-                    return Ok(Some(self.first_read()));
-                }
-                Pass::First => {
-                    if self.header.is_none() {
-                        return Err(DecodeError::Inconsistent("the file has no OSMHeader"));
+            let read = if std::mem::take(&mut self.replan) {
+                self.read_of(self.pass, true)
+            } else {
+                match self.pass {
+                    Pass::NotStarted => {
+                        if let Some(pages) = self.first_pages() {
+                            return Ok(Some(pages));
+                        }
+                        self.start_index();
+                        self.pass = Pass::First;
+                        return Ok(Some(self.first_read()));
                     }
-                    // The rescan's scans are whole: the area filter is for the first read only.
-                    self.set_area_filter(None);
-                    self.pass = Pass::Rescan;
-                    self.assembler.rescan_read().map(|blobs| Read { decode: Decode::Scan, blobs: listed(&blobs), wanted: Vec::new(), reread: true })
-                }
-                Pass::Rescan => {
-                    self.pass = Pass::MemberWays;
-                    self.assembler.member_read().map(|plan| targeted(Decode::LocateWays, plan, |s| (s.min_way_id, s.max_way_id)))
-                }
-                Pass::MemberWays => {
-                    self.pass = Pass::NodeLocations;
-                    self.assembler.second_read().map(|plan| targeted(Decode::LocateNodes, plan, |s| (s.min_node_id, s.max_node_id)))
-                }
-                Pass::NodeLocations => {
-                    self.assembler.finish();
-                    self.pass = Pass::Geometry;
-                    self.assembler.geometry_read().map(|plan| targeted(Decode::LocateNodes, plan, |s| (s.min_node_id, s.max_node_id)))
-                }
-                Pass::Geometry => {
-                    self.assembler.finish_geometry();
-                    self.pass = Pass::Done;
-                    return Ok(None);
-                }
-                Pass::Done => return Ok(None),
-                Pass::BasemapAsked => {
-                    self.pass = Pass::Basemap;
-                    let blobs = self.basemap.as_ref().map_or_else(Vec::new, |(blobs, _)| blobs.clone());
-                    Some(Read { decode: Decode::Basemap, blobs: listed(&blobs), wanted: Vec::new(), reread: true })
-                }
-                Pass::Basemap => {
-                    self.end_basemap();
-                    return Ok(None);
+                    Pass::First => {
+                        if self.header.is_none() {
+                            return Err(DecodeError::Inconsistent("the file has no OSMHeader"));
+                        }
+                        // The rescan's scans are whole: the area filter is for the first read only.
+                        self.set_area_filter(None);
+                        self.pass = Pass::Rescan;
+                        self.read_of(Pass::Rescan, false)
+                    }
+                    Pass::Rescan => {
+                        self.pass = Pass::MemberWays;
+                        self.read_of(Pass::MemberWays, false)
+                    }
+                    Pass::MemberWays => {
+                        self.pass = Pass::NodeLocations;
+                        self.read_of(Pass::NodeLocations, false)
+                    }
+                    Pass::NodeLocations => {
+                        self.assembler.finish();
+                        self.pass = Pass::Geometry;
+                        self.read_of(Pass::Geometry, false)
+                    }
+                    Pass::Geometry => {
+                        self.assembler.finish_geometry();
+                        self.pass = Pass::Done;
+                        return Ok(None);
+                    }
+                    Pass::Done => return Ok(None),
+                    Pass::BasemapAsked => {
+                        self.pass = Pass::Basemap;
+                        self.read_of(Pass::Basemap, false)
+                    }
+                    Pass::Basemap => {
+                        self.end_basemap();
+                        return Ok(None);
+                    }
                 }
             };
+            // Pages of the index that may hold some of the read's blobs come first; then the
+            // pass is planned again from their entries.
+            if let Some(Read { blobs: Blobs::Listed(blobs), .. }) = &read {
+                if blobs.iter().any(|b| b.index >= STUB_BASE) {
+                    self.replan = true;
+                    return Ok(Some(Read { decode: Decode::IndexPages, blobs: Blobs::Listed(blobs.iter().filter(|b| b.index >= STUB_BASE).map(|b| PlannedBlob { from: 0, to: 0, ..b.clone() }).collect()), wanted: Vec::new(), reread: true }));
+                }
+            }
             if let Some(read) = read.filter(|r| r.blobs != Blobs::Listed(Vec::new())) {
                 return Ok(Some(read));
             }
+        }
+    }
+
+    /// The read of `pass` (one after the first) as the answer now stands; `again`: planned
+    /// again after index pages came in.
+    fn read_of(&mut self, pass: Pass, again: bool) -> Option<Read> {
+        match pass {
+            Pass::Rescan => self.assembler.rescan_read().map(|blobs| Read { decode: Decode::Scan, blobs: listed(&blobs), wanted: Vec::new(), reread: true }),
+            Pass::MemberWays => self.assembler.member_read().map(|plan| targeted(Decode::LocateWays, plan, |s| (s.min_way_id, s.max_way_id))),
+            Pass::NodeLocations => self.assembler.second_read().map(|plan| targeted(Decode::LocateNodes, plan, |s| (s.min_node_id, s.max_node_id))),
+            Pass::Geometry => self.assembler.geometry_read().map(|plan| targeted(Decode::LocateNodes, plan, |s| (s.min_node_id, s.max_node_id))),
+            Pass::Basemap => {
+                if again {
+                    if let (Ok((_, blobs)), Some(basemap)) = (self.assembler.context_read(), &mut self.basemap) {
+                        basemap.0 = blobs;
+                    }
+                }
+                let blobs = self.basemap.as_ref().map_or_else(Vec::new, |(blobs, _)| blobs.clone());
+                Some(Read { decode: Decode::Basemap, blobs: listed(&blobs), wanted: Vec::new(), reread: true })
+            }
+            _ => None,
         }
     }
 
@@ -416,6 +521,12 @@ pub enum Found {
     Nodes(Vec<(i64, i32, i32)>),
     /// Its basemap features ([`crate::basemap::context_ways`]'s encoding).
     Basemap(Vec<i32>),
+}
+
+/// A read of the index pages of `stubs`.
+fn pages_read<'a>(stubs: impl Iterator<Item = &'a IndexEntry>) -> Read {
+    let blobs = stubs.map(|s| PlannedBlob { index: s.index, offset: s.offset, size: s.size, from: 0, to: 0 }).collect();
+    Read { decode: Decode::IndexPages, blobs: Blobs::Listed(blobs), wanted: Vec::new(), reread: false }
 }
 
 /// Blobs of a plan, with no wanted ids.

@@ -16,13 +16,13 @@ impl Assembler {
     /// Starts an indexed read: every blob and the file's counts come from `index`, so the
     /// targeted reads and the basemap can plan from them; `plan` says which blobs the first
     /// read takes ([`BlobIndex::plan`]). When it skips node blobs of the area, ways are placed
-    /// by the second read.
-    pub fn use_index(&mut self, index: &BlobIndex, plan: &IndexedPlan) {
-        self.blobs = index.entries.iter().map(|e| BlobEntry { index: e.index, offset: e.offset, size: e.size, summary: e.summary }).collect();
+    /// by the second read. `stubs`: pages of a paged index not fetched yet
+    /// ([`crate::index::pages`]), which stand for their blobs until [`Assembler::add_index_page`].
+    pub fn use_index(&mut self, index: &BlobIndex, stubs: &[IndexEntry], plan: &IndexedPlan) {
+        self.blobs.clear();
         self.counts = index.counts;
         self.indexed = true;
-        self.way_cells = index.entries.iter().map(|e| (e.index, e.way_cells.clone())).collect();
-        self.node_cells = index.entries.iter().filter(|e| e.summary.has_nodes()).map(|e| (e.index, e.node_cells.clone())).collect();
+        self.add_index_entries(index.entries.iter().chain(stubs));
         if !plan.area_nodes_complete {
             self.overflowed = true;
             self.locations.clear();
@@ -39,6 +39,33 @@ impl Assembler {
         }
     }
 
+    /// Puts what the page of `stub` held in its place: its blobs' `entries` and the `stubs` of
+    /// the pages it names.
+    pub fn add_index_page(&mut self, stub: u32, entries: &[IndexEntry], stubs: &[IndexEntry]) {
+        self.blobs.retain(|b| b.index != stub);
+        self.way_cells.remove(&stub);
+        self.node_cells.remove(&stub);
+        self.members_placed.remove(&stub);
+        self.unplaced_ways.remove(&stub);
+        self.add_index_entries(entries.iter().chain(stubs));
+    }
+
+    fn add_index_entries<'a>(&mut self, entries: impl Iterator<Item = &'a IndexEntry>) {
+        for e in entries {
+            self.blobs.push(BlobEntry { index: e.index, offset: e.offset, size: e.size, summary: e.summary });
+            self.way_cells.insert(e.index, e.way_cells.clone());
+            if e.summary.has_nodes() {
+                self.node_cells.insert(e.index, e.node_cells.clone());
+            }
+            if e.relations_placed && e.summary.has_relations() {
+                self.members_placed.insert(e.index);
+            }
+            if e.unplaced_ways {
+                self.unplaced_ways.insert(e.index);
+            }
+        }
+    }
+
 
     /// The blobs that pass `keep`, in file order (a targeted read's plan).
     fn blobs_where(&self, keep: impl Fn(&BlobEntry) -> bool) -> Vec<BlobEntry> {
@@ -52,11 +79,11 @@ impl Assembler {
     /// counts, the id range of each element type and the newest timestamp.
     pub fn file_facts(&self) -> FileFacts {
         let mut blobs = std::collections::BTreeMap::new();
-        for b in &self.blobs {
+        for b in self.blobs.iter().filter(|b| b.index < STUB_BASE) {
             *blobs.entry(crate::format::blob::COMPRESSIONS[b.summary.compression as usize].to_string()).or_insert(0u64) += 1;
         }
         let range = |pick: fn(&BlockSummary) -> (i64, i64)| {
-            let (lo, hi) = self.blobs.iter().map(|b| pick(&b.summary)).fold((i64::MAX, i64::MIN), |(a, b), (c, d)| (a.min(c), b.max(d)));
+            let (lo, hi) = self.blobs.iter().filter(|b| b.index < STUB_BASE).map(|b| pick(&b.summary)).fold((i64::MAX, i64::MIN), |(a, b), (c, d)| (a.min(c), b.max(d)));
             (lo <= hi).then_some([lo, hi])
         };
         FileFacts {
@@ -67,7 +94,7 @@ impl Assembler {
                 way: range(|s| (s.min_way_id, s.max_way_id)),
                 relation: range(|s| (s.min_relation_id, s.max_relation_id)),
             },
-            newest_timestamp: self.blobs.iter().map(|b| b.summary.max_timestamp).max().filter(|&t| t > i64::MIN),
+            newest_timestamp: self.blobs.iter().filter(|b| b.index < STUB_BASE).map(|b| b.summary.max_timestamp).max().filter(|&t| t > i64::MIN),
         }
     }
 
@@ -95,20 +122,26 @@ impl Assembler {
 
 
     /// What the member read must fetch: the blobs whose way-id range holds a way member of a
-    /// candidate relation whose node refs are not known yet, or None.
+    /// candidate relation whose node refs are not known yet, or None. With an index that
+    /// places the relations' members, only way blobs whose ways' cells meet those members' cells
+    /// (a member way's nodes are among them).
     pub fn member_read(&self) -> Option<SecondRead> {
-        let mut wanted: Vec<i64> = self
-            .relations
-            .values()
-            .flat_map(|r| r.members.iter().filter(|m| m.0 == 1).map(|m| m.1))
-            .filter(|&id| self.way_refs(id).is_none())
-            .collect();
+        let mut from_blobs: FxHashSet<u32> = FxHashSet::default();
+        let mut wanted: Vec<i64> = Vec::new();
+        for r in self.relations.values() {
+            let before = wanted.len();
+            wanted.extend(r.members.iter().filter(|m| m.0 == 1).map(|m| m.1).filter(|&id| self.way_refs(id).is_none()));
+            if wanted.len() > before {
+                from_blobs.insert(r.blob);
+            }
+        }
         wanted.sort_unstable();
         wanted.dedup();
         if wanted.is_empty() {
             return None;
         }
-        let blobs = self.blobs_where(|b| b.summary.may_hold_way(&wanted));
+        let near = from_blobs.iter().all(|b| self.members_placed.contains(b)).then(|| self.where_ways_of(&from_blobs)).flatten();
+        let blobs = self.blobs_where(|b| b.summary.may_hold_way(&wanted) && near.as_ref().is_none_or(|cells| self.unplaced_ways.contains(&b.index) || self.way_cells.get(&b.index).is_none_or(|c| c.meet_cells(cells))));
         Some(SecondRead { blobs, wanted })
     }
 
@@ -193,8 +226,8 @@ impl Assembler {
 
 
     /// With an index, the cells the nodes of the ways of `blobs` lie in (every node a way
-    /// refers to lies in its blob's way cells, so only node blobs meeting them can hold one);
-    /// None when any of them is unknown.
+    /// refers to lies in its blob's way cells, so only node blobs meeting them can hold one), or
+    /// of their relations' members when placed; None when any of them is unknown.
     fn where_ways_of(&self, blobs: &FxHashSet<u32>) -> Option<Cells> {
         let cells: Vec<&Cells> = blobs.iter().map(|b| self.way_cells.get(b).filter(|c| c.level > 0)).collect::<Option<_>>()?;
         Some(Cells::union(cells.iter().copied()))

@@ -69,6 +69,8 @@ impl IndexBuilder {
                     node_cells: node_cells.coarsened(MAX_CELLS),
                     way_cells: way_cells.coarsened(MAX_CELLS),
                     strings: part.strings.clone(),
+                    relations_placed: false,
+                    unplaced_ways: false,
                 }
             })
             .collect();

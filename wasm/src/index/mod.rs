@@ -17,22 +17,28 @@ use crate::summary::{BlockSummary, Counts};
 
 /// The first 8 bytes of an index file.
 pub const MAGIC: [u8; 8] = *b"PBFIDX\r\n";
-/// The format version this crate writes.
-pub const VERSION: u32 = 4;
+/// The format version this crate writes: 5, a head plus pages fetched by area ([`pages`]).
+pub const VERSION: u32 = 5;
 /// The oldest format version read: 3 has the same layout, with cells of level 12 at most.
 pub const OLDEST_VERSION: u32 = 3;
 /// The finest cells an index may hold (version 4: `optimize` notes level 16).
 pub const MAX_CELL_LEVEL: u8 = 16;
-/// How many bytes at each end of the file its identity hashes (64 KiB; format 3: 1 MiB).
-pub const IDENTITY_SPAN: u64 = 64 << 10;
+/// How many bytes at each end of the file its identity hashes (16 KiB; format 4: 64 KiB,
+/// format 3: 1 MiB). The HTTP probe brings them: the less, the less a query by a server's
+/// index fetches besides its blobs (`docs/decisions.md`).
+pub const IDENTITY_SPAN: u64 = 16 << 10;
+/// The identity's span in indexes of format version 4.
+pub const IDENTITY_SPAN_V4: u64 = 64 << 10;
 /// The identity's span in indexes of format version 3.
 pub const IDENTITY_SPAN_V3: u64 = 1 << 20;
 
 mod build;
 mod file;
+pub mod pages;
 mod parts;
 
 pub use build::IndexBuilder;
+pub use pages::{IndexHead, STUB_BASE};
 pub use parts::*;
 pub use crate::summary::WORLD_E7;
 
@@ -98,6 +104,15 @@ pub struct IndexEntry {
     pub node_cells: Cells,
     pub way_cells: Cells,
     pub strings: StringFilter,
+    /// Its relations' members are placed: `way_cells` and `summary.way_bbox_e7` also hold the
+    /// nodes of its relations and the nodes of their member ways (member relations are not
+    /// followed, as a query does not follow them). False when unknown: then its relations are
+    /// read for any area.
+    pub relations_placed: bool,
+    /// Some of its ways have no node in the file, so no cell: a relation's member read cannot
+    /// rule the blob out by place (written by `optimize`; false when unknown, as then the
+    /// member read is not ruled by place at all).
+    pub unplaced_ways: bool,
 }
 
 impl IndexEntry {
@@ -109,6 +124,18 @@ impl IndexEntry {
     /// Whether a node of one of the blob's ways can lie in `area`.
     pub fn ways_meet(&self, area: &AreaTest) -> bool {
         area.meets_bbox_e7(self.summary.way_bbox_e7) && self.way_cells.meet(area)
+    }
+
+    /// Whether the first read of `query` takes this blob (see [`BlobIndex::plan`]); for a page
+    /// not fetched yet ([`pages`]), whether one of its blobs may be taken. `area_nodes`: every
+    /// node blob of the area is read (a bounded area).
+    pub fn first_read_takes(&self, query: &PreparedQuery, area_nodes: bool) -> bool {
+        let s = &self.summary;
+        let admitted = || query.expr.admits(&|t| self.strings.may_contain(t));
+        let nodes = s.has_nodes() && self.nodes_meet(&query.area) && (area_nodes || admitted());
+        let ways = s.has_ways() && self.ways_meet(&query.area) && admitted();
+        let placed_away = self.relations_placed && !query.area.is_everywhere() && !self.ways_meet(&query.area);
+        nodes || ways || (s.has_relations() && !placed_away && admitted())
     }
 }
 
@@ -161,20 +188,12 @@ impl BlobIndex {
     /// strings admit the query), a way blob whose strings admit it and whose way bbox meets the
     /// area, a relation blob whose strings admit it. Not for history files (a skipped blob
     /// may hold a newer version of a match).
+    /// A relation blob whose members are placed ([`IndexEntry::relations_placed`]) is read only
+    /// when they meet a bounded area: a relation matches there by a node member or a member way's
+    /// node in it.
     pub fn plan(&self, query: &PreparedQuery) -> IndexedPlan {
         let area_nodes_complete = !query.area.is_everywhere();
-        let entries = self
-            .entries
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| {
-                let admitted = query.expr.admits(&|s| e.strings.may_contain(s));
-                let nodes = e.summary.has_nodes() && (admitted || area_nodes_complete) && e.nodes_meet(&query.area);
-                let ways = e.summary.has_ways() && admitted && e.ways_meet(&query.area);
-                nodes || ways || (e.summary.has_relations() && admitted)
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let entries = self.entries.iter().enumerate().filter(|(_, e)| e.first_read_takes(query, area_nodes_complete)).map(|(i, _)| i).collect();
         IndexedPlan { entries, area_nodes_complete }
     }
 

@@ -4,7 +4,8 @@
 //! their members, each kind cut into blobs of its own; ways and relations that span a large
 //! area, or have no located member, come after the rest of their kind, so they do not widen
 //! the others' blobs. Within a blob, elements are in id order. The blob index is written with
-//! it, each way blob's cells being those of its ways' nodes exactly.
+//! it, each way blob's cells being those of its ways' nodes exactly, each relation blob's those
+//! of its members.
 //!
 //! What it holds in memory grows with the input ([`store`]); the planet would need an external
 //! sort (`docs/planet.md`).
@@ -102,6 +103,8 @@ impl Optimizer {
             header_frame: (0, 0),
             builder: Some(IndexBuilder::default()),
             node_cells: Vec::new(),
+            member_cells: Vec::new(),
+            unplaced_ways: Vec::new(),
             counts: Counts::default(),
             replication_timestamp,
         })
@@ -123,6 +126,10 @@ pub struct Layout {
     builder: Option<IndexBuilder>,
     /// Each node blob's frame index and its nodes' cells at [`order::FINE_LEVEL`].
     node_cells: Vec<(u32, crate::index::Cells)>,
+    /// Each relation blob's frame index and its members' cells ([`Pieces::member_cells`]).
+    member_cells: Vec<(u32, crate::index::Cells)>,
+    /// The way blobs holding a way with no node in the file, by frame index.
+    unplaced_ways: Vec<u32>,
     counts: Counts,
     replication_timestamp: Option<i64>,
 }
@@ -154,8 +161,13 @@ impl Layout {
             Piece::Ways(ways) => Some(self.pieces.way_cells(e, ways)),
             _ => None,
         };
-        if let Piece::Nodes(nodes) = piece {
-            self.node_cells.push((self.next as u32 + 1, Pieces::node_cells(e, nodes).coarsened(crate::index::MAX_CELLS)));
+        if let Some((_, true)) = way_cells {
+            self.unplaced_ways.push(self.next as u32 + 1);
+        }
+        match piece {
+            Piece::Nodes(nodes) => self.node_cells.push((self.next as u32 + 1, Pieces::node_cells(e, nodes).coarsened(crate::index::MAX_CELLS))),
+            Piece::Relations(relations) => self.member_cells.push((self.next as u32 + 1, self.pieces.member_cells(e, relations).coarsened(crate::index::MAX_CELLS))),
+            Piece::Ways(_) => {}
         }
         let f = frame("OSMData", &zlib_blob(&data));
         // The index notes what a scan of the block finds, as for any file, but with the cells of
@@ -164,7 +176,7 @@ impl Layout {
         let query = PreparedQuery { index: true, ..PreparedQuery::count_only() };
         let scan = scan_block(&data, &query)?;
         let mut part = scan.index.unwrap_or_default();
-        if let Some(cells) = way_cells {
+        if let Some((cells, _)) = way_cells {
             part.way_bbox_e7 = Some(cells.bbox_e7());
             part.way_cells = Some(cells);
         }
@@ -199,12 +211,25 @@ impl Layout {
         let tail = &self.tail[self.tail.len().saturating_sub(IDENTITY_SPAN as usize)..];
         let identity = FileIdentity::of(self.written, &self.head, tail);
         let mut index = self.builder.take()?.finish(identity, self.replication_timestamp, self.header_frame, self.counts);
+        // The entries are in file order, so by frame index.
+        let at = |index: &crate::index::BlobIndex, frame: u32| index.entries.binary_search_by_key(&frame, |e| e.index).expect("an entry for every frame");
         for (frame, cells) in std::mem::take(&mut self.node_cells) {
-            // The entries are in file order, so by frame index.
-            let at = index.entries.binary_search_by_key(&frame, |e| e.index).expect("an entry for every frame");
-            let entry = &mut index.entries[at];
+            let i = at(&index, frame);
+            let entry = &mut index.entries[i];
             entry.node_cells = cells;
             entry.summary.bbox_e7 = entry.node_cells.bbox_e7();
+        }
+        // A relation blob's "way" cells and bbox are its members' (`IndexEntry::relations_placed`).
+        for (frame, cells) in std::mem::take(&mut self.member_cells) {
+            let i = at(&index, frame);
+            let entry = &mut index.entries[i];
+            entry.summary.way_bbox_e7 = cells.bbox_e7();
+            entry.way_cells = cells;
+            entry.relations_placed = true;
+        }
+        for frame in std::mem::take(&mut self.unplaced_ways) {
+            let i = at(&index, frame);
+            index.entries[i].unplaced_ways = true;
         }
         Some(index.encode())
     }

@@ -35,6 +35,7 @@ pub enum Piece {
 pub struct Pieces {
     pieces: Vec<Piece>,
     nodes: IdLookup,
+    ways: IdLookup,
 }
 
 /// Finds an element's position in its column of ids (the first of several with that id).
@@ -173,7 +174,7 @@ impl Pieces {
         let weight = |r: usize| (e.members_start.get(r + 1) - e.members_start.get(r)) as usize;
         cut(keyed.into_iter().map(|k| k.3).collect(), &e.relations.id, OTHERS_PER_BLOB, weight, Piece::Relations, &mut pieces);
 
-        Pieces { pieces, nodes }
+        Pieces { pieces, nodes, ways: ways_by_id }
     }
 
     pub fn len(&self) -> usize {
@@ -184,12 +185,38 @@ impl Pieces {
         self.pieces.get(i)
     }
 
-    /// The cells at [`FINE_LEVEL`] of the nodes of `ways` (positions in [`Elements::ways`]).
-    pub fn way_cells(&self, e: &Elements, ways: &[u32]) -> Cells {
+    /// The cells at [`FINE_LEVEL`] of the nodes of `ways` (positions in [`Elements::ways`]),
+    /// and whether one of them has no node in the file (`IndexEntry::unplaced_ways`).
+    pub fn way_cells(&self, e: &Elements, ways: &[u32]) -> (Cells, bool) {
         let mut cells = Cells { level: FINE_LEVEL, ids: Vec::new() };
+        let mut unplaced = false;
         for &w in ways {
+            let before = cells.ids.len();
             cells.ids.extend(e.refs_of(w as usize).filter_map(|r| self.nodes.locate(e, r)).map(|(lat, lon)| Cells::cell_at(lat, lon, FINE_LEVEL)));
+            unplaced |= cells.ids.len() == before;
         }
+        cells.tidy();
+        (cells, unplaced)
+    }
+
+    /// The cells at [`FINE_LEVEL`] of the members of `relations` (positions in
+    /// [`Elements::relations`]): their node members' and their member ways' nodes (member
+    /// relations are not followed, as a query does not follow them).
+    pub fn member_cells(&self, e: &Elements, relations: &[u32]) -> Cells {
+        let mut cells = Cells { level: FINE_LEVEL, ids: Vec::new() };
+        let mut ways = Vec::new();
+        for &r in relations {
+            for (ty, id, _) in e.members_of(r as usize) {
+                match ty {
+                    0 => cells.ids.extend(self.nodes.locate(e, id).map(|(lat, lon)| Cells::cell_at(lat, lon, FINE_LEVEL))),
+                    1 => ways.extend(self.ways.find(&e.ways.id, id).map(|w| w as u32)),
+                    _ => {}
+                }
+            }
+        }
+        ways.sort_unstable();
+        ways.dedup();
+        cells.ids.extend(self.way_cells(e, &ways).0.ids);
         cells.tidy();
         cells
     }
