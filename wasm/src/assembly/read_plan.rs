@@ -115,8 +115,8 @@ pub struct ReadPlan {
     /// Bumped when `scan` changes in a way the drivers must pass on.
     scan_version: u64,
     pass: Pass,
-    /// The blob index read by (with a paged index, the entries of the pages fetched so far),
-    /// and the entries of its first read's plan.
+    /// The blob index read by (a paged one's entries are those fetched before the first read's
+    /// plan: later pages go to the assembler), and the entries of its first read's plan.
     index: Option<(BlobIndex, Vec<usize>)>,
     /// A paged index's head: the pages not fetched yet (see [`crate::index::pages`]).
     pages: Option<IndexHead>,
@@ -164,7 +164,9 @@ impl ReadPlan {
                 if head.index.identity != identity {
                     return Err(IndexError::Stale);
                 }
-                self.index = Some((head.index.clone(), Vec::new()));
+                let i = &head.index;
+                let facts = BlobIndex { identity: i.identity, replication_timestamp: i.replication_timestamp, header_frame: i.header_frame, counts: i.counts, entries: Vec::new() };
+                self.index = Some((facts, Vec::new()));
                 self.pages = Some(head);
             }
             _ => self.use_index(BlobIndex::decode(bytes)?.check(identity)?),
@@ -181,9 +183,9 @@ impl ReadPlan {
     pub fn add_index_page(&mut self, stub: u32, bytes: &[u8]) -> Result<(), IndexError> {
         let head = self.pages.as_mut().ok_or_else(|| IndexError::Corrupt("a page of an index that has none".into()))?;
         let (entries, stubs) = head.add_page(stub, bytes)?;
-        match (&mut self.index, self.pass) {
-            (Some((index, _)), Pass::NotStarted) => index.entries.extend(entries),
-            _ => self.assembler.add_index_page(stub, &entries, &stubs),
+        // Before the first read's plan the head keeps what came ([`ReadPlan::start_index`] takes it).
+        if self.pass != Pass::NotStarted {
+            self.assembler.add_index_page(stub, &entries, &stubs);
         }
         Ok(())
     }
@@ -208,12 +210,15 @@ impl ReadPlan {
         let head = self.pages.as_ref()?;
         let area_nodes = !self.scan.area.is_everywhere();
         let stubs: Vec<&IndexEntry> = head.stubs().filter(|s| s.first_read_takes(&self.scan, area_nodes)).collect();
-        (!stubs.is_empty()).then(|| pages_read(stubs.into_iter()))
+        (!stubs.is_empty()).then(|| pages_read(stubs.into_iter().map(|s| PlannedBlob { index: s.index, offset: s.offset, size: s.size, from: 0, to: 0 })))
     }
 
     /// Plans the first read from the index (its pages that the first read needs are in).
     fn start_index(&mut self) {
         let Some((index, entries)) = &mut self.index else { return };
+        if let Some(head) = &self.pages {
+            index.entries = head.index.entries.clone();
+        }
         index.entries.sort_by_key(|e| e.index);
         let plan = index.plan(&self.scan);
         let stubs: Vec<IndexEntry> = self.pages.as_ref().map(|h| h.stubs().cloned().collect()).unwrap_or_default();
@@ -309,7 +314,7 @@ impl ReadPlan {
             if let Some(Read { blobs: Blobs::Listed(blobs), .. }) = &read {
                 if blobs.iter().any(|b| b.index >= STUB_BASE) {
                     self.replan = true;
-                    return Ok(Some(Read { decode: Decode::IndexPages, blobs: Blobs::Listed(blobs.iter().filter(|b| b.index >= STUB_BASE).map(|b| PlannedBlob { from: 0, to: 0, ..b.clone() }).collect()), wanted: Vec::new(), reread: true }));
+                    return Ok(Some(pages_read(blobs.iter().filter(|b| b.index >= STUB_BASE).map(|b| PlannedBlob { from: 0, to: 0, ..b.clone() }))));
                 }
             }
             if let Some(read) = read.filter(|r| r.blobs != Blobs::Listed(Vec::new())) {
@@ -523,10 +528,9 @@ pub enum Found {
     Basemap(Vec<i32>),
 }
 
-/// A read of the index pages of `stubs`.
-fn pages_read<'a>(stubs: impl Iterator<Item = &'a IndexEntry>) -> Read {
-    let blobs = stubs.map(|s| PlannedBlob { index: s.index, offset: s.offset, size: s.size, from: 0, to: 0 }).collect();
-    Read { decode: Decode::IndexPages, blobs: Blobs::Listed(blobs), wanted: Vec::new(), reread: false }
+/// A read of index pages: each named by its stub, with its offset and size in the index file.
+fn pages_read(pages: impl Iterator<Item = PlannedBlob>) -> Read {
+    Read { decode: Decode::IndexPages, blobs: Blobs::Listed(pages.collect()), wanted: Vec::new(), reread: false }
 }
 
 /// Blobs of a plan, with no wanted ids.
