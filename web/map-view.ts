@@ -93,8 +93,12 @@ const CONTEXT_LAYERS: LayerSpecification[] = [
 /** The basemap layers' ids (replaced by an online basemap). */
 const CONTEXT_LAYER_IDS = CONTEXT_LAYERS.map((l) => l.id);
 
-/** Milliseconds between two steps of the map's warm-up (see `MapView.warmUp`). */
-const STEP_GAP_MS = 150;
+/**
+ * The pixel ratio the map draws at, hidden, while it warms up (see `MapView.warmUp`), and the
+ * longest it stays so (ms) should the warm-up not end (an online basemap's tiles never load).
+ */
+const WARM_UP_PIXEL_RATIO = 1 / 8;
+const MAX_WARM_UP_MS = 4000;
 
 function offlineStyle(): StyleSpecification {
   return {
@@ -195,6 +199,7 @@ export class MapView {
       style: online ? mergeStyles(online, offlineStyle(), new Set(['background', 'land', 'land-outline', ...CONTEXT_LAYER_IDS])) : offlineStyle(),
       center: [24.9384, 60.1699],
       zoom: 2,
+      pixelRatio: WARM_UP_PIXEL_RATIO,
       // No symbol layers to fade in; without this MapLibre draws ~300 ms of extra frames after
       // every change, each a full software-rendered frame on machines without a GPU.
       fadeDuration: 0,
@@ -208,7 +213,9 @@ export class MapView {
       drawOnceTilesLoad(this.map, Object.fromEntries(ids.map((id) => [id, this.map.getSource(id) as GeoJSONSource])));
     });
     const landDrawn = online ? null : this.drawLand();
-    this.warmedUp = this.warmUp(landDrawn);
+    this.map.getCanvas().style.visibility = 'hidden';
+    const revealAnyway = setTimeout(() => this.reveal(), MAX_WARM_UP_MS);
+    this.warmedUp = this.warmUp(landDrawn).finally(() => (clearTimeout(revealAnyway), this.reveal()));
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
       if (hit?.properties.type && typeof hit.id === 'number') {
@@ -224,12 +231,15 @@ export class MapView {
   }
 
   /**
-   * Draws one of each kind of feature once and removes it, once the map's first view is
-   * drawn: WebGL compiles a layer's shaders on its first draw, which on a software renderer
-   * (SwiftShader) blocks the page for 100–200 ms — better while the page is idle than when the
-   * first match arrives. One kind a frame: all of them in one frame made one task of 300–450 ms.
-   * `landDrawn` settles once the land is drawn (null with an online basemap): its outline is
-   * shown in a frame of its own after it.
+   * Draws one of each kind of feature once and removes it, hidden and at
+   * {@link WARM_UP_PIXEL_RATIO}, then shows the map at full resolution. WebGL links a layer's
+   * program on its first draw, and MapLibre then asks for the link's result at once: the page's
+   * thread waits until the GPU process has done every draw made before it in that frame. On a
+   * software renderer (SwiftShader) at 1280×800 that was 100–250 ms of rasterising the
+   * background and land per new program; at 1/8 of the pixels, ~10 ms. One kind a frame: all
+   * of them in one frame made one task of 300–450 ms. A run that starts meanwhile shows the
+   * map at once (`reveal`); `landDrawn` settles once the land is drawn (null with an online
+   * basemap): its outline is shown in a frame of its own after it.
    */
   private async warmUp(landDrawn: Promise<unknown> | null): Promise<void> {
     const [area, matches, headerBbox] = await Promise.all([this.source('area'), this.source('matches'), this.source('header-bbox')]);
@@ -260,13 +270,10 @@ export class MapView {
         return true;
       });
     }
-    // Each step that drew something waits for its frame (a step with nothing to draw has none),
-    // then a little more: the GPU process composites that frame before the next program's link,
-    // which the page's thread waits for.
+    // Each step that drew something waits for its frame (a step with nothing to draw has none).
     for (const step of steps) {
-      if (!step()) continue;
-      await this.map.once('idle');
-      await new Promise((resolve) => setTimeout(resolve, STEP_GAP_MS));
+      if (this.revealed) break;
+      if (step()) await this.map.once('idle');
     }
     if (!this.touched.area) void area.setData(EMPTY);
     if (bboxUntouched()) void headerBbox.setData(EMPTY);
@@ -274,6 +281,18 @@ export class MapView {
       void matches.setData(EMPTY);
       this.matchesDrawn = false;
     }
+    if (!this.revealed) await this.map.once('idle');
+  }
+
+  private revealed = false;
+
+  /** Shows the map at the device's pixel ratio (the warm-up drew it hidden and small). */
+  private reveal(): void {
+    if (this.revealed) return;
+    this.revealed = true;
+    // null: the device's ratio again, as MapLibre documents for `setPixelRatio`.
+    this.map.setPixelRatio(null as unknown as number);
+    this.map.getCanvas().style.visibility = '';
   }
 
   /** Draws the land; resolves once it is drawn, or with null when it could not be fetched. */
@@ -330,6 +349,7 @@ export class MapView {
 
   /** Removes every drawn match (a new query starts). */
   async clearMatches(): Promise<void> {
+    this.reveal();
     this.popup?.remove();
     this.touched.matches = true;
     this.pending = { remove: [], add: [], taken: 0 };
