@@ -207,6 +207,7 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
   tagStats.clear();
   progress.setCount(0);
   exportButton.disabled = csvButton.disabled = saveIndexButton.disabled = true;
+  progress.setAreaCopy('none');
   runFileName = name.split('/').pop() || 'file.osm.pbf';
   progress.setStatus(`reading ${name}…`);
   cancelButton.disabled = false;
@@ -240,6 +241,7 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
     cancelButton.disabled = true;
     return;
   }
+  let areaCopyShown = false;
   const end = await client.run(src, query, {
     onFileInfo: (info) => {
       fileInfo.show(info);
@@ -249,7 +251,14 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
         else waitingBbox = info.header.bbox;
       }
     },
-    onProgress: (p) => progress.update(p),
+    onProgress: (p) => {
+      progress.update(p);
+      if (p.areaCopy !== undefined && !areaCopyShown) {
+        areaCopyShown = true;
+        void client.areaCopiesBytes().then((bytes) => progress.setAreaCopy('used', 0, bytes));
+      }
+    },
+    onAreaCopy: (state, share, bytes, message) => progress.setAreaCopy(state, share, bytes, message),
     onChanges: (changes, count) => {
       drawWaitingBbox();
       void mapView.applyChanges(changes);
@@ -331,6 +340,18 @@ cancelButton.addEventListener('click', () => {
 });
 exportButton.addEventListener('click', async () => download(await client.exportGeoJSON(), 'pbf-explorer-matches.geojson'));
 csvButton.addEventListener('click', async () => download(await client.exportCsv(), 'pbf-explorer-matches.csv'));
+/** The "Keep area copies" setting, remembered in this browser (`localStorage`), on unless turned off. */
+const AREA_COPIES_SETTING = 'pbf-explorer.area-copies';
+const keepAreaCopies = $<HTMLInputElement>('#keep-area-copies');
+keepAreaCopies.checked = client.areaCopies = localStorage.getItem(AREA_COPIES_SETTING) !== 'off';
+keepAreaCopies.addEventListener('change', () => {
+  client.areaCopies = keepAreaCopies.checked;
+  localStorage.setItem(AREA_COPIES_SETTING, keepAreaCopies.checked ? 'on' : 'off');
+});
+$('#remove-area-copies').addEventListener('click', async () => {
+  const left = await client.areaCopiesBytes(true);
+  progress.setAreaCopy(left > 0 ? 'kept' : 'none', 1, left);
+});
 saveIndexButton.addEventListener('click', async () => {
   const index = await client.blobIndexFile();
   if (index) download(index, `${runFileName}.idx`);

@@ -23,6 +23,8 @@ export class ProgressView {
   private stats: HTMLElement;
   private count: HTMLElement;
   private basemap: HTMLElement;
+  private areaCopy: HTMLElement;
+  private areaCopyNote: HTMLElement;
 
   constructor(root: HTMLElement) {
     this.bar = root.querySelector('progress')!;
@@ -30,6 +32,8 @@ export class ProgressView {
     this.stats = root.querySelector('#stats')!;
     this.count = root.querySelector('[data-testid=result-count]')!;
     this.basemap = root.querySelector('[data-testid=basemap-note]')!;
+    this.areaCopy = root.querySelector('#area-copy')!;
+    this.areaCopyNote = root.querySelector('[data-testid=area-copy-note]')!;
   }
 
   /** Says what the basemap shows, or why there is none. */
@@ -41,6 +45,23 @@ export class ProgressView {
   setStatus(text: string): void {
     this.status.textContent = text;
     this.status.classList.toggle('error', text.startsWith('error:'));
+  }
+
+  /**
+   * Says what the area copy of the last question is (docs/optimize.md, "Area copies"): `making`
+   * (`share` done), `kept` (`bytes` in all kept), `failed` (`message`), `used` (the answer read
+   * it: `bytes` in all kept), or `none` (hidden).
+   */
+  setAreaCopy(state: 'making' | 'kept' | 'failed' | 'used' | 'none', share = 0, bytes = 0, message = ''): void {
+    const notes = {
+      making: `keeping a copy of this place for the next question… ${Math.round(share * 100)} %`,
+      kept: `area copy kept for the next question here: ${mb(bytes)} MB in this browser`,
+      used: `answered from the area copy kept for this place (${mb(bytes)} MB in this browser)`,
+      failed: `no area copy: ${message}`,
+      none: '',
+    };
+    this.areaCopy.hidden = state === 'none';
+    this.areaCopyNote.textContent = notes[state];
   }
 
   setCount(n: number): void {
@@ -57,7 +78,7 @@ export class ProgressView {
         ? ''
         : ` · ${p.requestsInFlight} requests in flight · ${p.retries} retries` +
           (p.rangeSupported ? '' : ' · the server has no Range support: reading it front to back');
-    const blobIndex = p.blobIndex ? BLOB_INDEX_NOTES[p.blobIndex] : '';
+    const blobIndex = p.areaCopy !== undefined ? ' · from the area copy kept for this place' : p.blobIndex ? BLOB_INDEX_NOTES[p.blobIndex] : '';
     this.stats.textContent =
       `${mb(p.bytesRead)} / ${total} MB read${blobIndex} · ${p.blobsDecoded} blobs decoded · ` +
       `${rate(p.elements)} elements (${rate(perSecond)}/s) · ${seconds.toFixed(1)} s${http}`;

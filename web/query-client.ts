@@ -23,6 +23,8 @@ export interface RunHandlers {
    * `drawing`, only that the read has started (the basemap drawn before stays meanwhile).
    */
   onContext?: (features: GeoJSON.FeatureCollection | null, note: string | null, drawing: boolean) => void;
+  /** The area copy made after the answer (docs/optimize.md, "Area copies"): how far, or what was kept. */
+  onAreaCopy?: (state: 'making' | 'kept' | 'failed', share: number, bytes: number, message?: string) => void;
   /** A large cross-origin download waits for a yes. */
   onConfirm?: (host: string, bytes: number) => Promise<boolean>;
 }
@@ -62,6 +64,8 @@ export class QueryClient {
   drawContext = true;
   /** Whether runs read by a kept blob index and build one on a full read (the bench turns it off to time full reads). */
   blobIndex = true;
+  /** Whether runs on a local file read a kept area copy, and keep one after their answer (docs/optimize.md, "Area copies"). */
+  areaCopies = true;
   /** Resolves with the number of decode workers once they have loaded the decoder. */
   ready!: Promise<number>;
 
@@ -120,6 +124,7 @@ export class QueryClient {
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
     else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count);
     else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note, msg.drawing);
+    else if (msg.type === 'area-copy') h.onAreaCopy?.(msg.state, msg.share, msg.bytes, msg.message);
     else if (msg.type === 'confirm') {
       const ask = h.onConfirm ?? (async () => true);
       void ask(msg.host, msg.bytes).then((yes) => this.post({ type: 'confirmed', run: msg.run, yes }));
@@ -147,7 +152,7 @@ export class QueryClient {
     }
     const run = ++this.runId;
     this.handlers = handlers;
-    this.post({ type: 'run', run, source, query, confirmAbove, context: this.drawContext, blobIndex: this.blobIndex });
+    this.post({ type: 'run', run, source, query, confirmAbove, context: this.drawContext, blobIndex: this.blobIndex, areaCopies: this.areaCopies });
     return new Promise((resolve) => (this.ending = resolve));
   }
 
@@ -208,6 +213,11 @@ export class QueryClient {
   /** The blob index of the last run's file, as an `.idx` file (docs/blob-index.md), or null. */
   blobIndexFile(): Promise<Blob | null> {
     return this.call({ call: 'blob-index', id: ++this.callId }, (r) => (r.call === 'blob-index' ? r.result : undefined));
+  }
+
+  /** Bytes of the area copies kept (docs/optimize.md, "Area copies"); `remove`: removes them all first. */
+  areaCopiesBytes(remove = false): Promise<number> {
+    return this.call({ call: 'area-copies', id: ++this.callId, remove }, (r) => (r.call === 'area-copies' ? r.result : undefined));
   }
 
   /** The answer as a CSV file (RFC 4180): type, id, point, WKT geometry, a column per tag key. */

@@ -75,7 +75,7 @@ export async function keptIndexNames(): Promise<string[]> {
 }
 
 /** The names of the entries of an OPFS directory. */
-const names = (dir: FileSystemDirectoryHandle) => (dir as unknown as { keys(): AsyncIterable<string> }).keys();
+export const names = (dir: FileSystemDirectoryHandle) => (dir as unknown as { keys(): AsyncIterable<string> }).keys();
 
 function hold(name: string, bytes: Uint8Array): void {
   held.delete(name);
@@ -88,7 +88,7 @@ function hold(name: string, bytes: Uint8Array): void {
  * process (5–15 ms in a query worker on this 2-core machine), which the first query would wait for.
  */
 let root: Promise<FileSystemDirectoryHandle> | null = null;
-const directory = () => (root ??= navigator.storage.getDirectory());
+export const directory = () => (root ??= navigator.storage.getDirectory());
 
 /** Asks for OPFS's root now, ahead of the first query (a failure is met again, and caught, by the first use). */
 export function prepareStore(): void {

@@ -27,6 +27,8 @@ export interface QueryCalls {
   export: { args: { format: 'geojson' | 'csv' }; result: Blob };
   /** The blob index of the last run's file (docs/blob-index.md), or null when there is none. */
   'blob-index': { args: object; result: Blob | null };
+  /** Bytes of the area copies kept; `remove`: removes them all first. */
+  'area-copies': { args: { remove: boolean }; result: number };
 }
 
 export type QueryCall = keyof QueryCalls;
@@ -45,9 +47,10 @@ export type ToQueryWorker =
   /**
    * Run `query` on `source` (cancelling any run before it). `confirmAbove`: when set and the
    * source is a URL of another origin larger than this many bytes, ask the page first.
-   * `context`: then read the basemap of the query's area.
+   * `context`: then read the basemap of the query's area. `areaCopies`: a local file's query
+   * reads a kept area copy that answers it, and keeps one after its answer (docs/optimize.md).
    */
-  | { type: 'run'; run: number; source: SourceSpec; query: Query | null; confirmAbove: number | null; context: boolean; blobIndex: boolean }
+  | { type: 'run'; run: number; source: SourceSpec; query: Query | null; confirmAbove: number | null; context: boolean; blobIndex: boolean; areaCopies: boolean }
   | { type: 'cancel'; run: number }
   /** The page's answer to a `confirm` event. */
   | { type: 'confirmed'; run: number; yes: boolean }
@@ -81,7 +84,12 @@ export type RunEvent =
    * The basemap of the run's area, after its end: `features` as `readContext` encodes them
    * (null: none, and `note` says why); `drawing`: the read has only started (`note` says so).
    */
-  | { type: 'context'; run: number; features: Int32Array | null; note: string | null; drawing: boolean };
+  | { type: 'context'; run: number; features: Int32Array | null; note: string | null; drawing: boolean }
+  /**
+   * The area copy made after the run's answer (docs/optimize.md, "Area copies"): `making` it
+   * (`share` done, 0–1), `kept` (`bytes` with its index), or `failed` (`message` says why).
+   */
+  | { type: 'area-copy'; run: number; state: 'making' | 'kept' | 'failed'; share: number; bytes: number; message?: string };
 
 /** Messages from the query worker to the page. */
 export type FromQueryWorker =

@@ -10,13 +10,14 @@ import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
+import { copiesBytes, copyKey, findCopy, keepCopy, makeCopy, removeCopies, type AreaCopyFound } from './area-copies';
 import { askBeside, dropIndex, identityOf, indexFor, isWholeIndex, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource, readsAtRandom } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
 import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_RECHECK_MS, QUIET_START_MS } from './report-pace';
-import { type FileInfo, type Match, type Progress, type Query } from './types';
+import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
   postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
@@ -218,6 +219,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   let quietTimer = setTimeout(endQuiet, QUIET_START_MS);
   let end: RunEnd;
   let source: Source | null = null;
+  let copy: AreaCopyFound | null = null;
   let final: Progress | null = null;
   try {
     if (run.controller.signal.aborted) throw new CancelledError();
@@ -225,10 +227,14 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
       throw new CancelledError();
     }
-    const blobIndex = msg.query && msg.blobIndex ? await blobIndexFor(run, source) : undefined;
-    final = await runQuery(source, msg.query, pool, assembler, {
+    // A copy of this file's area, kept after an earlier question, is read in its place.
+    copy = msg.areaCopies ? await areaCopyFor(run, msg.source, source) : null;
+    const read = copy ? new FileSource(new File([copy.file], source.name)) : source;
+    const blobIndex = copy ? copyIndexUse(read, copy) : msg.query && msg.blobIndex ? await blobIndexFor(run, source) : undefined;
+    const withCopy = (progress: Progress): Progress => (copy ? { ...progress, areaCopy: copy.meta.bytes } : progress);
+    final = await runQuery(read, msg.query, pool, assembler, {
       onHeader: (header) => {
-        info.header = header;
+        info.header = copy ? copy.meta.info.header : header;
         info.size = source!.size;
         if (!isCurrent()) return;
         if (quietOver) sendInfo();
@@ -236,13 +242,14 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       },
       onProgress: (progress) => {
         // Paced (report-pace.ts); the run's final report follows anyway.
-        if (!isCurrent() || !pace.offer(progress, performance.now())) return;
+        if (!isCurrent() || !pace.offer(withCopy(progress), performance.now())) return;
         if (infoHeld) sendInfo();
-        post({ type: 'progress', run: run.id, progress });
+        post({ type: 'progress', run: run.id, progress: withCopy(progress) });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
       requests: source instanceof FetchSource ? source.stats : undefined,
     }, run.controller.signal, { buffers }, blobIndex);
+    final = withCopy(final);
     end = { status: 'done' };
   } catch (e) {
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
@@ -255,7 +262,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   const wasmBytes = (await wasm).memory.buffer.byteLength + pool.wasmBytes();
   const finishIndex = run.finishIndex;
   run.finishIndex = null;
-  const facts: FileInfo['facts'] = end.status === 'done' ? JSON.parse(assembler.fileFacts()) : null;
+  // A read of an area copy learnt the copy's facts: the file's were kept with it.
+  const facts: FileInfo['facts'] = end.status !== 'done' ? null : copy ? copy.meta.info.facts : JSON.parse(assembler.fileFacts());
   // The run's last messages go out as one, for the page to draw them in one frame: the header's
   // info first, as it came, should the run have ended in its quiet start.
   together(() => {
@@ -274,10 +282,58 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
       if (isCurrent() && run.index) post({ type: 'progress', run: run.id, progress: { ...read, blobIndex: 'kept' } });
     });
   }
-  if (end.status !== 'done' || !msg.context || !msg.query || !source) return;
+  if (end.status !== 'done' || !msg.query || !source) return;
   await drawn;
   if (!isCurrent() || run.controller.signal.aborted) return;
-  await drawContext(run, source, contextKey(msg.source, msg.query));
+  if (msg.context) await drawContext(run, copy ? new FileSource(new File([copy.file], source.name)) : source, contextKey(msg.source, msg.query));
+  if (!copy && msg.areaCopies) await keepAreaCopy(run, msg.source, source);
+}
+
+/**
+ * The area copy kept for `spec`'s file that answers `run`'s query (its area lies within the
+ * copy's bbox), or null: none for a URL, a query of the whole file or of a moment.
+ */
+async function areaCopyFor(run: Run, spec: SourceSpec, source: Source): Promise<AreaCopyFound | null> {
+  if (spec.kind !== 'file' || !run.assembler.areaCopyBbox()) return null;
+  const identity = await identityOf(source, run.controller.signal);
+  return identity && findCopy(copyKey(identity, spec.file.lastModified), (bbox) => run.assembler.answersWithin(Float64Array.from(bbox)));
+}
+
+/** How a read of an area copy uses the copy's own index (never handed out as the file's). */
+function copyIndexUse(read: Source, copy: AreaCopyFound): BlobIndexUse {
+  const identity = identityOf(read).then((id) => id ?? Promise.reject(new Error('the area copy has no identity')));
+  identity.catch(() => {});
+  return { identity, bytes: copy.index, pages: null, onBuilt: () => {}, onRefused: () => {} };
+}
+
+/** How often (ms) the page hears how far an area copy is. */
+const COPY_REPORT_MS = 500;
+
+/**
+ * After a question of an area on a local file (its answer drawn, its basemap read), makes and
+ * keeps the copy of the wider area around it (`area-copies.ts`), telling the page how far it
+ * is and what it kept. A new run stops it; a history file has none.
+ */
+async function keepAreaCopy(run: Run, spec: SourceSpec, source: Source): Promise<void> {
+  const bbox = run.assembler.areaCopyBbox();
+  if (spec.kind !== 'file' || !bbox || !run.info.header || isHistory(run.info.header) || !run.info.facts) return;
+  const signal = run.controller.signal;
+  try {
+    const identity = await identityOf(source, signal);
+    if (!identity) return;
+    let told = performance.now();
+    post({ type: 'area-copy', run: run.id, state: 'making', share: 0, bytes: 0 });
+    const { copy, index } = await makeCopy(source, Array.from(bbox), signal, (share) => {
+      if (current !== run || performance.now() - told < COPY_REPORT_MS) return;
+      told = performance.now();
+      post({ type: 'area-copy', run: run.id, state: 'making', share, bytes: 0 });
+    });
+    await keepCopy(copyKey(identity, spec.file.lastModified), { bbox: Array.from(bbox), bytes: copy.size, indexBytes: index.length, info: { ...run.info } }, copy, index);
+    if (current === run) post({ type: 'area-copy', run: run.id, state: 'kept', share: 1, bytes: copy.size + index.length });
+  } catch (e) {
+    if (e instanceof CancelledError || signal.aborted) return;
+    if (current === run) post({ type: 'area-copy', run: run.id, state: 'failed', share: 0, bytes: 0, message: (e as Error).message ?? String(e) });
+  }
 }
 
 /**
@@ -385,6 +441,9 @@ async function reply(req: CallRequest): Promise<CallReply> {
       const empty = { types: [0, 0, 0], keys: [], values: [], columns: [] };
       return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.assembler.tagStats(req.key, STATS_TOP)) : empty };
     }
+    case 'area-copies':
+      if (req.remove) await removeCopies();
+      return { call: 'area-copies', id: req.id, result: await copiesBytes() };
     case 'blob-index':
       await indexKept;
       return { call: 'blob-index', id: req.id, result: answer?.index ? new Blob([answer.index as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }) : null };

@@ -150,4 +150,6 @@ export interface Progress {
    * it), `kept` (after the answer: the index the read noted is made and kept for the next query).
    */
   blobIndex?: 'used' | 'building' | 'kept';
+  /** The read is of the area copy kept for this file and area (docs/optimize.md), of these bytes, not of the file. */
+  areaCopy?: number;
 }

@@ -16,6 +16,10 @@ import { startFaultServer } from '../fault-server.mjs';
 import { DATA_DIR, FIXTURE_DIR, QUERIES, querySearch, type ListedQuery } from './data';
 import { expectListedAnswer } from './list';
 
+// These tests are of the blob index: the area copy a first question keeps (area-copy.spec.ts)
+// would answer their second questions, so the setting is off here.
+test.beforeEach(({ page }) => page.addInitScript(() => localStorage.setItem('pbf-explorer.area-copies', 'off')));
+
 const listed = (file: string, expected: string) => QUERIES.find((q) => q.file === file && q.expected === expected)!;
 const cafe = listed('malta.osm.pbf', 'malta.cafe-1000m.json');
 const restaurants = listed('malta.osm.pbf', 'malta.restaurant-bbox.json');

@@ -166,6 +166,27 @@ impl QueryAssembler {
         Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), query_keys: query.expr.keys() })
     }
 
+    /// The bbox of the area copy to keep after this query (`docs/optimize.md`, "Area copies"):
+    /// `[min_lat, min_lon, max_lat, max_lon]`, degrees; undefined for a query of the whole
+    /// file or as of a moment (`at`), which no copy serves.
+    #[wasm_bindgen(js_name = areaCopyBbox)]
+    pub fn area_copy_bbox(&self) -> Result<Option<Vec<f64>>, JsError> {
+        let query = Query::from_json(&self.query_json.to_string())?;
+        if query.area == crate::query::area::Area::Everywhere || query.at.is_some() {
+            return Ok(None);
+        }
+        Ok(Some(crate::layout::copy_bbox(query.area.prepare()?.bounds()).to_vec()))
+    }
+
+    /// Whether this query can be answered by the area copy of `bbox` (as
+    /// [`QueryAssembler::area_copy_bbox`] gives it): its area lies within, and it is not of a moment.
+    #[wasm_bindgen(js_name = answersWithin)]
+    pub fn answers_within(&self, bbox: &[f64]) -> Result<bool, JsError> {
+        let query = Query::from_json(&self.query_json.to_string())?;
+        let Ok(bbox) = <[f64; 4]>::try_from(bbox) else { return Ok(false) };
+        Ok(query.area != crate::query::area::Area::Everywhere && query.at.is_none() && crate::layout::area_within(query.area.prepare()?.bounds(), bbox))
+    }
+
     /// Reads by `index` (a blob index file, `docs/blob-index.md`) of the file whose identity is
     /// `identity` ([`file_identity`]): the first read takes only the blobs it names. Call before
     /// the first [`QueryAssembler::next_read`]. `index` may be the head of a paged index alone
@@ -502,6 +523,49 @@ impl FileLayout {
     #[wasm_bindgen(js_name = blobIndex)]
     pub fn blob_index(&mut self) -> Option<Vec<u8>> {
         self.inner.blob_index()
+    }
+}
+
+/// An area copy (`docs/optimize.md`, "Area copies") for the query worker: takes the file's
+/// frames in order, pass after pass (`addFrame`, then `endPass` says whether the file must be
+/// read again), then [`FileLayout`] gives the copy frame by frame and its blob index.
+#[wasm_bindgen]
+pub struct AreaCopy {
+    inner: Option<crate::layout::AreaCopier>,
+}
+
+#[wasm_bindgen]
+impl AreaCopy {
+    /// A copy for the bbox from (`min_lat`, `min_lon`) to (`max_lat`, `max_lon`), degrees WGS84
+    /// ([`QueryAssembler::area_copy_bbox`]).
+    #[wasm_bindgen(constructor)]
+    pub fn new(min_lat: f64, min_lon: f64, max_lat: f64, max_lon: f64) -> AreaCopy {
+        AreaCopy { inner: Some(crate::layout::AreaCopier::new([min_lat, min_lon, max_lat, max_lon])) }
+    }
+
+    /// Adds the next frame of this pass: its BlobHeader's type and its Blob's bytes. Throws
+    /// for a corrupt blob, a history file, OSMData before the OSMHeader, or after the last pass.
+    #[wasm_bindgen(js_name = addFrame)]
+    pub fn add_frame(&mut self, kind: &str, blob: &[u8]) -> Result<(), JsError> {
+        let inner = self.inner.as_mut().ok_or_else(|| JsError::new("the area copy has finished"))?;
+        Ok(inner.add_frame(kind, blob)?)
+    }
+
+    /// Ends a pass: true when the file must be read again from its start.
+    #[wasm_bindgen(js_name = endPass)]
+    pub fn end_pass(&mut self) -> bool {
+        self.inner.as_mut().is_some_and(|c| c.end_pass())
+    }
+
+    /// Elements kept so far: [nodes, ways, relations].
+    pub fn counts(&self) -> Vec<f64> {
+        self.inner.as_ref().map_or(vec![0.0; 3], |c| c.counts().iter().map(|&n| n as f64).collect())
+    }
+
+    /// The copy's layout (the elements move into it). Throws before the last pass ended, or twice.
+    pub fn finish(&mut self) -> Result<FileLayout, JsError> {
+        let inner = self.inner.take().ok_or_else(|| JsError::new("the area copy has finished"))?;
+        Ok(FileLayout { inner: inner.finish()? })
     }
 }
 

@@ -10,7 +10,7 @@
 //! | `query` | the query language, the prepared query bound to a block's string table, the area | overpass turbo's wizard syntax |
 //! | `scan` | one PrimitiveBlock decoded for a query: matches, candidates, the area's node locations | PBF Format, DenseNodes, Ways, Relations |
 //! | `index` | the blob index: what each blob holds, its file format, the blobs a query needs | `docs/blob-index.md` |
-//! | `layout` | `optimize`: a file written again with its blobs grouped by place, and its index | Hilbert curve; `docs/optimize.md` |
+//! | `layout` | `optimize`: a file written again with its blobs grouped by place, and its index; area copies | Hilbert curve; `docs/optimize.md` |
 //! | `assembly` | the read plan, merging scans into an answer, node locations, geometry, list views, exports | OSM wiki, Multipolygon relation; RFC 7946; RFC 4180 |
 //! | `basemap` | the roads, water and buildings of the area, drawn from the file | OSM wiki, Map features |
 //! | `reader` | a whole file in memory read natively, by the read plan | |
@@ -45,7 +45,7 @@ pub use format::block::Block;
 pub use format::frame::{frame_at, frames, Frame};
 pub use format::header::{decode_header, HeaderInfo};
 pub use format::proto;
-pub use layout::{hilbert_key, optimize, Layout, Optimizer};
+pub use layout::{area_within, copy_bbox, hilbert_key, optimize, AreaCopier, Layout, Optimizer};
 pub use index::{BlobIndex, Cells, FileIdentity, IndexEntry, IndexError, IndexHead, IndexedPlan, CELL_LEVEL, STUB_BASE, WORLD_E7};
 pub use query::area::{haversine_m, Area, EARTH_RADIUS_M};
 pub use query::{Inside, PreparedQuery, Query};

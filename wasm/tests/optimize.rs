@@ -70,19 +70,6 @@ fn every_shared_file_round_trips_element_for_element() {
     }
 }
 
-/// A basemap's features (`context_ways`' encoding) as a sorted list: their order follows the file's.
-fn features(context: &Result<Vec<i32>, String>) -> Result<Vec<Vec<i32>>, String> {
-    let mut v = &context.clone()?[..];
-    let mut out = Vec::new();
-    while !v.is_empty() {
-        let n = 3 + 2 * v[2] as usize;
-        out.push(v[..n].to_vec());
-        v = &v[n..];
-    }
-    out.sort();
-    Ok(out)
-}
-
 #[test]
 fn every_listed_query_answers_on_the_optimized_file_as_on_the_original() {
     let mut files = std::collections::HashMap::new();
@@ -100,7 +87,7 @@ fn every_listed_query_answers_on_the_optimized_file_as_on_the_original() {
         for (how, after) in [("read whole", scan_file_prepared(optimized, &prepared).unwrap()), ("by its index", scan_file_indexed(optimized, &prepared, index).unwrap()), ("by its index's pages", paged)] {
             assert_eq!(after.matches, before.matches, "{label}, {how}: matches");
             assert_eq!(after.shapes, before.shapes, "{label}, {how}: shapes");
-            assert_eq!(features(&after.context), features(&before.context), "{label}, {how}: basemap");
+            assert_eq!(common::basemap_features(&after.context), common::basemap_features(&before.context), "{label}, {how}: basemap");
             assert_eq!(after.counts, before.counts, "{label}, {how}: counts");
             // A read by pages sees the entries of its pages only: it states no facts of the whole file.
             if how != "by its index's pages" {

@@ -9,7 +9,11 @@
 //!
 //! What it holds in memory grows with the input ([`store`]); the planet would need an external
 //! sort (`docs/planet.md`).
+//!
+//! The same layout writes area copies ([`AreaCopier`]): the elements a query within a bbox can
+//! need, taken from a file of any order in passes, for a second question on a local file.
 
+mod area_copy;
 pub(crate) mod blocks;
 mod column;
 mod hilbert;
@@ -30,6 +34,7 @@ use crate::summary::Counts;
 use order::{Piece, Pieces};
 use store::Elements;
 
+pub use area_copy::{area_within, copy_bbox, AreaCopier};
 pub use hilbert::hilbert_key;
 
 /// The index of "zlib" in [`crate::format::blob::COMPRESSIONS`]: every blob written is zlib.

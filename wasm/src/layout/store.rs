@@ -108,6 +108,59 @@ pub(crate) struct Elements {
     pub nodes_ascending: bool,
 }
 
+/// A block's string numbers as a store's, each taken into the store on first use.
+struct BlockStrings<'a> {
+    block: &'a [&'a [u8]],
+    /// By the block's number: the store's, or u32::MAX when not taken yet.
+    ours: Vec<u32>,
+}
+
+impl BlockStrings<'_> {
+    /// Errors: [`DecodeError::StringIndexOutOfRange`].
+    fn string(&mut self, strings: &mut Strings, i: u32) -> Result<u32, DecodeError> {
+        let slot = self.ours.get_mut(i as usize).ok_or(DecodeError::StringIndexOutOfRange { index: i as u64, table_len: self.block.len() })?;
+        if *slot == u32::MAX {
+            *slot = strings.intern(self.block[i as usize]);
+        }
+        Ok(*slot)
+    }
+
+    /// An element's tags (the block's numbers) and the user of its metadata, as the store's.
+    fn take(&mut self, strings: &mut Strings, tags: &[(u32, u32)], meta: Option<RawMeta>) -> Result<(Vec<(u32, u32)>, u32), DecodeError> {
+        let t = tags.iter().map(|&(k, v)| Ok((self.string(strings, k)?, self.string(strings, v)?))).collect::<Result<Vec<_>, DecodeError>>()?;
+        Ok((t, meta.map_or(Ok(0), |m| self.string(strings, m.user_sid))?))
+    }
+}
+
+/// [`Elements::add_block_where`]'s kinds of a block: it holds nodes, ways, relations.
+pub(crate) const KINDS_NODES: u8 = 1;
+pub(crate) const KINDS_WAYS: u8 = 2;
+pub(crate) const KINDS_RELATIONS: u8 = 4;
+
+/// Which elements of a block [`Elements::add_block_where`] adds: asked once an element's id and
+/// place (coordinates in 1e-7 degrees, node refs, members as (type: 0 node, 1 way, 2 relation;
+/// id)) are decoded, before its tags and metadata are taken.
+pub(crate) trait Keep {
+    fn node(&mut self, id: i64, lat_e7: i32, lon_e7: i32) -> bool;
+    fn way(&mut self, id: i64, refs: &[i64]) -> bool;
+    fn relation(&mut self, id: i64, members: &[(u8, i64)]) -> bool;
+}
+
+/// Keeps every element (`optimize`).
+struct KeepAll;
+
+impl Keep for KeepAll {
+    fn node(&mut self, _: i64, _: i32, _: i32) -> bool {
+        true
+    }
+    fn way(&mut self, _: i64, _: &[i64]) -> bool {
+        true
+    }
+    fn relation(&mut self, _: i64, _: &[(u8, i64)]) -> bool {
+        true
+    }
+}
+
 impl Elements {
     pub fn new() -> Elements {
         // Each column of starts holds one more entry than elements: the first element's 0.
@@ -140,9 +193,16 @@ impl Elements {
     /// string index out of its table; a coordinate not on the 1e-7 degree grid (a granularity
     /// or offset finer than the usual 100 nanodegrees, which no known writer uses).
     pub fn add_block(&mut self, data: &[u8]) -> Result<(), DecodeError> {
+        self.add_block_where(data, &mut KeepAll).map(|_| ())
+    }
+
+    /// Adds the elements of an uncompressed PrimitiveBlock that `keep` keeps, and returns the
+    /// kinds the block holds ([`KINDS_NODES`], [`KINDS_WAYS`], [`KINDS_RELATIONS`]). Strings
+    /// are taken into the store only when a kept element uses them. Errors: as
+    /// [`Elements::add_block`]; a string index is checked where a kept element uses it.
+    pub fn add_block_where(&mut self, data: &[u8], keep: &mut impl Keep) -> Result<u8, DecodeError> {
         let block = Block::read(data)?;
-        let table: Vec<u32> = block.strings.iter().map(|s| self.strings.intern(s)).collect();
-        let string = |i: u32| table.get(i as usize).copied().ok_or(DecodeError::StringIndexOutOfRange { index: i as u64, table_len: table.len() });
+        let mut table = BlockStrings { block: &block.strings, ours: vec![u32::MAX; block.strings.len()] };
         let e7 = |offset: i64, v: i64| -> Result<i32, DecodeError> {
             let nano = (block.granularity as i64).checked_mul(v).and_then(|x| x.checked_add(offset)).ok_or(DecodeError::Overflow("coordinate"))?;
             if nano % 100 != 0 {
@@ -152,11 +212,9 @@ impl Elements {
         };
         let dg = block.date_granularity as i64;
         let (mut keys, mut vals) = (Vec::new(), Vec::new());
-        let tags = |e: &Element, keys: &mut Vec<u32>, vals: &mut Vec<u32>| -> Result<Vec<(u32, u32)>, DecodeError> {
-            e.tags_into(keys, vals)?;
-            keys.iter().zip(vals.iter()).map(|(&k, &v)| Ok((string(k)?, string(v)?))).collect()
-        };
+        let in_range = |i: u32| if (i as usize) < block.strings.len() { Ok(i) } else { Err(DecodeError::StringIndexOutOfRange { index: i as u64, table_len: block.strings.len() }) };
         let meta = |e: &Element| -> Result<Option<RawMeta>, DecodeError> { if e.info.is_empty() { Ok(None) } else { decode_info(&e.info.bytes(), dg).map(Some) } };
+        let mut kinds = 0;
         for group in &block.groups {
             if let Some(dense) = &group.dense {
                 let ids = deltas(&dense.id.bytes(), "DenseNodes id")?;
@@ -165,12 +223,18 @@ impl Elements {
                 if lats.len() != ids.len() || lons.len() != ids.len() {
                     return Err(DecodeError::Inconsistent("DenseNodes ids, lats and lons differ in length"));
                 }
+                if !ids.is_empty() {
+                    kinds |= KINDS_NODES;
+                }
                 let info_bytes = dense.denseinfo.bytes();
                 let mut info = if info_bytes.is_empty() { None } else { Some(DenseInfoColumns::new(&info_bytes, dg)?) };
                 let kv_bytes = dense.keys_vals.bytes();
                 let mut kv = Varints::new(&kv_bytes, "DenseNodes keys_vals");
+                let mut node_tags = Vec::new();
                 for i in 0..ids.len() {
-                    let mut node_tags = Vec::new();
+                    let (lat, lon) = (e7(block.lat_offset, lats[i])?, e7(block.lon_offset, lons[i])?);
+                    let kept = keep.node(ids[i], lat, lon);
+                    node_tags.clear();
                     while !kv.is_empty() {
                         let k = kv.next_u64()? as u32;
                         if k == 0 {
@@ -179,32 +243,47 @@ impl Elements {
                         if kv.is_empty() {
                             return Err(DecodeError::Inconsistent("DenseNodes keys_vals ends inside a pair"));
                         }
-                        node_tags.push((string(k)?, string(kv.next_u64()? as u32)?));
+                        let v = kv.next_u64()? as u32;
+                        node_tags.push((in_range(k)?, in_range(v)?));
                     }
                     let m = info.as_mut().map(|c| c.next_meta()).transpose()?;
-                    let user = m.map_or(Ok(0), |m| string(m.user_sid))?;
-                    self.add_node(ids[i], e7(block.lat_offset, lats[i])?, e7(block.lon_offset, lons[i])?, m, user, node_tags)?;
+                    if kept {
+                        let (tags, user) = table.take(&mut self.strings, &node_tags, m)?;
+                        self.add_node(ids[i], lat, lon, m, user, tags)?;
+                    }
                 }
             }
+            // An element's tags as the block's string numbers.
+            let mut tags = |e: &Element| -> Result<Vec<(u32, u32)>, DecodeError> {
+                e.tags_into(&mut keys, &mut vals)?;
+                Ok(keys.iter().copied().zip(vals.iter().copied()).collect())
+            };
             for msg in &group.nodes {
+                kinds |= KINDS_NODES;
                 let n = crate::format::block::Node::read(msg)?;
                 let m = meta(&n.element)?;
-                let t = tags(&n.element, &mut keys, &mut vals)?;
-                self.add_node(n.element.id, e7(block.lat_offset, n.lat)?, e7(block.lon_offset, n.lon)?, m, m.map_or(Ok(0), |m| string(m.user_sid))?, t)?;
+                let (lat, lon) = (e7(block.lat_offset, n.lat)?, e7(block.lon_offset, n.lon)?);
+                if keep.node(n.element.id, lat, lon) {
+                    let (t, user) = table.take(&mut self.strings, &tags(&n.element)?, m)?;
+                    self.add_node(n.element.id, lat, lon, m, user, t)?;
+                }
             }
             for msg in &group.ways {
+                kinds |= KINDS_WAYS;
                 let w = crate::format::block::Way::read(msg)?;
                 let m = meta(&w.element)?;
-                let t = tags(&w.element, &mut keys, &mut vals)?;
-                self.ways.push(w.element.id, m, m.map_or(Ok(0), |m| string(m.user_sid))?, t.into_iter())?;
-                deltas(&w.refs.bytes(), "Way refs")?.into_iter().for_each(|r| self.refs.push(r));
-                self.refs_start.push(self.refs.len() as u64);
+                let refs = deltas(&w.refs.bytes(), "Way refs")?;
+                if keep.way(w.element.id, &refs) {
+                    let (t, user) = table.take(&mut self.strings, &tags(&w.element)?, m)?;
+                    self.ways.push(w.element.id, m, user, t.into_iter())?;
+                    refs.into_iter().for_each(|r| self.refs.push(r));
+                    self.refs_start.push(self.refs.len() as u64);
+                }
             }
             for msg in &group.relations {
+                kinds |= KINDS_RELATIONS;
                 let r = crate::format::block::Relation::read(msg)?;
                 let m = meta(&r.element)?;
-                let t = tags(&r.element, &mut keys, &mut vals)?;
-                self.relations.push(r.element.id, m, m.map_or(Ok(0), |m| string(m.user_sid))?, t.into_iter())?;
                 let (mut roles, mut types) = (Vec::new(), Vec::new());
                 r.roles_sid.indexes_into(&mut roles, "Relation roles_sid")?;
                 r.types.indexes_into(&mut types, "Relation types")?;
@@ -212,14 +291,23 @@ impl Elements {
                 if roles.len() != ids.len() || types.len() != ids.len() {
                     return Err(DecodeError::Inconsistent("Relation roles_sid, memids and types differ in length"));
                 }
-                for ((&role, &ty), &id) in roles.iter().zip(&types).zip(&ids) {
-                    let ty = u8::try_from(ty).ok().filter(|&t| t <= 2).ok_or(DecodeError::Inconsistent("a relation member type other than node, way or relation"))?;
-                    self.members.push((ty, id, string(role)?));
+                let members = types
+                    .iter()
+                    .zip(&ids)
+                    .map(|(&ty, &id)| u8::try_from(ty).ok().filter(|&t| t <= 2).map(|t| (t, id)).ok_or(DecodeError::Inconsistent("a relation member type other than node, way or relation")))
+                    .collect::<Result<Vec<_>, DecodeError>>()?;
+                if keep.relation(r.element.id, &members) {
+                    let (t, user) = table.take(&mut self.strings, &tags(&r.element)?, m)?;
+                    self.relations.push(r.element.id, m, user, t.into_iter())?;
+                    for (&role, (ty, id)) in roles.iter().zip(members) {
+                        let role = table.string(&mut self.strings, role)?;
+                        self.members.push((ty, id, role));
+                    }
+                    self.members_start.push(self.members.len() as u64);
                 }
-                self.members_start.push(self.members.len() as u64);
             }
         }
-        Ok(())
+        Ok(kinds)
     }
 
     fn add_node(&mut self, id: i64, lat: i32, lon: i32, meta: Option<RawMeta>, user: u32, tags: Vec<(u32, u32)>) -> Result<(), DecodeError> {

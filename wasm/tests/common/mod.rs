@@ -66,3 +66,17 @@ pub fn read(name: &str) -> Vec<u8> {
     std::fs::read(data_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+
+/// A basemap's features (as `readContext` encodes them: kind, closed, vertex count, then the
+/// vertices), in a fixed order: a read's order of blobs decides theirs.
+pub fn basemap_features(context: &Result<Vec<i32>, String>) -> Result<Vec<Vec<i32>>, String> {
+    let mut v = &context.clone()?[..];
+    let mut out = Vec::new();
+    while !v.is_empty() {
+        let n = 3 + 2 * v[2] as usize;
+        out.push(v[..n].to_vec());
+        v = &v[n..];
+    }
+    out.sort();
+    Ok(out)
+}
