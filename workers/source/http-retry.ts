@@ -15,7 +15,19 @@ export interface RetryPolicy {
   retries: number;
   /** First backoff in ms, doubled each time (capped at 8 s); `Retry-After` wins when longer. */
   backoffMs: number;
+  /**
+   * A reply that brings no byte for this long (ms), before its headers or within its body,
+   * counts as stalled: it is dropped and asked for again from the byte it stopped at, as a
+   * retry. Default {@link HTTP_STALL_MS}.
+   */
+  stallMs?: number;
 }
+
+/**
+ * How long (ms) a server may send nothing before its reply counts as stalled. A browser keeps a
+ * silent connection open for minutes; a server that answers at all sends a chunk far sooner.
+ */
+export const HTTP_STALL_MS = 20_000;
 
 /** `Retry-After` (seconds or an HTTP date) in ms, capped at 30 s; 0 when absent. */
 export function retryAfterMs(value: string | null, now = Date.now()): number {

@@ -1,7 +1,7 @@
 /** HTTP reading for the query worker (the page never sees the bytes): see {@link FetchSource}. */
-import { backoff, parseContentRange, retryAfterMs, sleep, type RetryPolicy } from './http-retry';
+import { backoff, HTTP_STALL_MS, parseContentRange, retryAfterMs, sleep, type RetryPolicy } from './http-retry';
 import type { BufferPool } from '../framer/buffers';
-import { readFirst, streamChunks, streamPieces, type FetchStats, type ReadOptions, type Source } from './source';
+import { readFirst, StalledError, streamPieces, type FetchStats, type ReadOptions, type Source } from './source';
 
 /**
  * Bytes at each end of the file the probe brings ({@link FetchSource.open}): what the file
@@ -16,6 +16,9 @@ export const END_BYTES = 16 << 10;
  * its bytes on the wire (`docs/decisions.md`, "The probe").
  */
 export const PROBE_BYTES = END_BYTES;
+
+/** A reply that stalled (no headers, or no byte of its body, for `stallMs`): retried from where it stopped. */
+class StalledHttpError extends Error {}
 
 /** A failure that retrying cannot fix (4xx, the file changed, CORS headers missing). */
 class FatalHttpError extends Error {}
@@ -168,11 +171,15 @@ export class FetchSource implements Source {
    * longer than asked for or ends before `out` is full.
    */
   private async fill(res: Response, out: Uint8Array, at: { got: number }, from: number, end: number, signal?: AbortSignal): Promise<void> {
-    for await (const piece of res.body ? streamChunks(res.body, signal) : []) {
-      if (at.got + piece.length > out.length) throw this.sentTooMuch(from, end);
-      out.set(piece, at.got);
-      at.got += piece.length;
-      this.stats.bytesFetched += piece.length;
+    try {
+      for await (const piece of res.body ? streamPieces(res.body, signal, undefined, { stallMs: this.stallMs, perRead: true }) : []) {
+        if (at.got + piece.length > out.length) throw this.sentTooMuch(from, end);
+        out.set(piece, at.got);
+        at.got += piece.length;
+        this.stats.bytesFetched += piece.length;
+      }
+    } catch (e) {
+      throw this.stalledAt(e, from + at.got);
     }
     if (at.got !== out.length) throw new Error(`connection cut after ${at.got} of ${out.length} bytes`);
   }
@@ -309,11 +316,15 @@ export class FetchSource implements Source {
             res = await (ahead ?? this.fetchRange(delivered, null, signal));
             end = await this.checkReply(res, delivered, this.size - 1, true);
           }
-          for await (const piece of streamPieces(res.body!, signal, buffers)) {
-            if (delivered + piece.length > end + 1) throw this.sentTooMuch(before, end);
-            delivered += piece.length;
-            this.stats.bytesFetched += piece.length;
-            yield piece;
+          try {
+            for await (const piece of streamPieces(res.body!, signal, buffers, { stallMs: this.stallMs, perRead: true })) {
+              if (delivered + piece.length > end + 1) throw this.sentTooMuch(before, end);
+              delivered += piece.length;
+              this.stats.bytesFetched += piece.length;
+              yield piece;
+            }
+          } catch (e) {
+            throw this.stalledAt(e, delivered);
           }
           if (delivered <= end) throw new Error(`connection cut after byte ${delivered} of ${this.size}`);
         } catch (e) {
@@ -339,7 +350,7 @@ export class FetchSource implements Source {
         this.checkSameVersion(res);
         // After a cut, the file comes again from its start: skip what was already handed on.
         let skip = delivered;
-        for await (const piece of streamPieces(res.body!, signal)) {
+        for await (const piece of streamPieces(res.body!, signal, undefined, { stallMs: this.stallMs, perRead: true })) {
           const fresh = skip >= piece.length ? null : piece.subarray(skip);
           skip = Math.max(0, skip - piece.length);
           if (!fresh) continue;
@@ -425,14 +436,30 @@ export class FetchSource implements Source {
 
   private async fetch(headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
     this.stats.requestsInFlight++;
+    // A server that takes the request and sends no headers: dropped after `stallMs`, as a
+    // stalled body is (the reply's own signal stays unaborted once its headers came).
+    const silent = new AbortController();
+    const timer = setTimeout(() => silent.abort(), this.stallMs);
     try {
-      return await fetch(this.name, { headers, signal, cache: 'no-store' });
+      return await fetch(this.name, { headers, signal: signal ? AbortSignal.any([signal, silent.signal]) : silent.signal, cache: 'no-store' });
     } catch (e) {
       if (signal?.aborted) throw e;
+      if (silent.signal.aborted) throw new StalledHttpError(`${this.name}: no reply for ${this.stallMs / 1000} s to ${headers.Range ? `bytes ${headers.Range.slice(6)}` : 'a request for the whole file'}`);
       throw new NetworkError(`could not reach ${this.name}: network error, or ${CORS_HELP} (${(e as Error).message})`);
     } finally {
+      clearTimeout(timer);
       this.stats.requestsInFlight--;
     }
+  }
+
+  /** How long (ms) a reply may send nothing before it counts as stalled ({@link RetryPolicy.stallMs}). */
+  private get stallMs(): number {
+    return this.policy.stallMs ?? HTTP_STALL_MS;
+  }
+
+  /** `e` as the source's error: a stalled body names the server and the file's byte `at`; other errors as they are. */
+  private stalledAt(e: unknown, at: number): unknown {
+    return e instanceof StalledError ? new StalledHttpError(`${this.name} sent no byte for ${e.stallMs / 1000} s at byte ${at}`) : e;
   }
 
   /** Turns an unexpected status into an error: retryable for 429 and 5xx, fatal otherwise. */

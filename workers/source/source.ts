@@ -141,8 +141,19 @@ export const MAX_STALLS = 3;
  * and a piece not filled within `stallMs` (after a stall: a chunk not read) counts as stalled.
  */
 export interface StallResume {
-  reopen: (offset: number) => ReadableStream<Uint8Array>;
+  /** Absent: a stall throws {@link StalledError} (the caller asks for the bytes again itself). */
+  reopen?: (offset: number) => ReadableStream<Uint8Array>;
   stallMs: number;
+  /** The deadline is each read's (no byte for `stallMs`: a network's measure), not each piece's. */
+  perRead?: boolean;
+}
+
+/** A stream that gave no byte for `stallMs` at its byte `at` (counted from the stream's start). */
+export class StalledError extends Error {
+  constructor(readonly at: number, readonly stallMs: number) {
+    super(`no byte for ${stallMs / 1000} s`);
+    this.name = 'StalledError';
+  }
 }
 
 /**
@@ -160,16 +171,17 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
   try {
     reader = stream.getReader({ mode: 'byob' });
   } catch {
-    yield* streamChunks(stream, signal);
+    yield* chunksOf(stream, signal, resume);
     return;
   }
   let ended = false;
   let at = 0;
   try {
     for (;;) {
-      const piece = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal, resume?.stallMs);
+      const piece = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal, resume?.stallMs, resume?.perRead);
       if (piece === STALLED) {
-        yield* resumed(resume!, at, signal);
+        if (!resume?.reopen) throw new StalledError(at, resume!.stallMs);
+        yield* resumed(resume as Required<StallResume>, at, signal);
         return;
       }
       const { view, filled } = piece;
@@ -185,8 +197,25 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
   }
 }
 
+/** {@link streamPieces} for a stream that is not a byte stream: its chunks as they come, a stall met as there. */
+async function* chunksOf(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, resume?: StallResume): AsyncGenerator<Uint8Array> {
+  let at = 0;
+  const chunks = streamChunks(stream, signal, resume?.stallMs);
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done) {
+      if (next.value === 'ended') return;
+      if (!resume?.reopen) throw new StalledError(at, resume!.stallMs);
+      yield* resumed(resume as Required<StallResume>, at, signal);
+      return;
+    }
+    at += next.value.length;
+    yield next.value;
+  }
+}
+
 /** The bytes from byte `at` on, read again after a stall there: reopened from each later stall too, up to {@link MAX_STALLS}. */
-async function* resumed(resume: StallResume, at: number, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+async function* resumed(resume: Required<StallResume>, at: number, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
   for (let stalls = 1; ; stalls++) {
     if (stalls > MAX_STALLS) throw new Error(`the file stopped giving bytes at byte ${at}: its read stalled ${stalls} times, for ${resume.stallMs / 1000} s each`);
     console.warn(`a read stalled at byte ${at}: reading on from there with another reader`);
@@ -297,17 +326,21 @@ type Filled = { view: Uint8Array<ArrayBuffer>; filled: number };
  * the buffer).
  */
 async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Filled>;
-async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal: AbortSignal | undefined, stallMs: number | undefined): Promise<Filled | typeof STALLED>;
-async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal, stallMs?: number): Promise<Filled | typeof STALLED> {
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal: AbortSignal | undefined, stallMs: number | undefined, perRead?: boolean): Promise<Filled | typeof STALLED>;
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal, stallMs?: number, perRead = false): Promise<Filled | typeof STALLED> {
   let view = into;
   let filled = 0;
   const length = into.length; // `into` itself reads as empty once its buffer has moved
-  // One deadline a piece (not a read: 16 reads fill a piece), raced by each read.
-  const deadline = stallDeadline(stallMs);
+  // One deadline a piece (16 reads fill a piece), raced by each read; or one a read.
+  let deadline = stallDeadline(stallMs);
   try {
     while (filled < length) {
       if (signal?.aborted) throw signal.reason;
       const read = reader.read<Uint8Array<ArrayBuffer>>(view.subarray(filled));
+      if (perRead && filled > 0) {
+        deadline.clear();
+        deadline = stallDeadline(stallMs);
+      }
       const result = await deadline.race(read);
       if (result === STALLED) return STALLED;
       const { done, value } = result;

