@@ -306,6 +306,8 @@ function copyIndexUse(read: Source, copy: AreaCopyFound): BlobIndexUse {
   return { identity, bytes: copy.index, pages: null, onBuilt: () => {}, onRefused: () => {} };
 }
 
+/** How long (ms) after a question's follow-up work its area copy starts, unless a new question came. */
+const COPY_DELAY_MS = 2000;
 /** How often (ms) the page hears how far an area copy is. */
 const COPY_REPORT_MS = 500;
 
@@ -319,6 +321,10 @@ async function keepAreaCopy(run: Run, spec: SourceSpec, source: Source): Promise
   if (spec.kind !== 'file' || !bbox || !run.info.header || isHistory(run.info.header) || !run.info.facts) return;
   const signal = run.controller.signal;
   try {
+    // A person's next question often comes at once (a refinement): it should not find the
+    // worker busy with a copy it will stop anyway.
+    await new Promise((resolve) => setTimeout(resolve, COPY_DELAY_MS));
+    if (current !== run || signal.aborted) return;
     const identity = await identityOf(source, signal);
     if (!identity) return;
     let told = performance.now();
