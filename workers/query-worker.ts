@@ -220,6 +220,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   let end: RunEnd;
   let source: Source | null = null;
   let copy: AreaCopyFound | null = null;
+  /** What the run reads: the file, or the area copy kept for it. */
+  let read: Source | null = null;
   let final: Progress | null = null;
   try {
     if (run.controller.signal.aborted) throw new CancelledError();
@@ -229,7 +231,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     }
     // A copy of this file's area, kept after an earlier question, is read in its place.
     copy = msg.areaCopies ? await areaCopyFor(run, msg.source, source) : null;
-    const read = copy ? new FileSource(new File([copy.file], source.name)) : source;
+    read = copy ? new FileSource(new File([copy.file], source.name)) : source;
     const blobIndex = copy ? copyIndexUse(read, copy) : msg.query && msg.blobIndex ? await blobIndexFor(run, source) : undefined;
     const withCopy = (progress: Progress): Progress => (copy ? { ...progress, areaCopy: copy.meta.bytes } : progress);
     final = await runQuery(read, msg.query, pool, assembler, {
@@ -285,7 +287,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   if (end.status !== 'done' || !msg.query || !source) return;
   await drawn;
   if (!isCurrent() || run.controller.signal.aborted) return;
-  if (msg.context) await drawContext(run, copy ? new FileSource(new File([copy.file], source.name)) : source, contextKey(msg.source, msg.query));
+  if (msg.context) await drawContext(run, read ?? source, contextKey(msg.source, msg.query));
   if (!copy && msg.areaCopies) await keepAreaCopy(run, msg.source, source);
 }
 

@@ -1,7 +1,7 @@
 /** HTTP reading for the query worker (the page never sees the bytes): see {@link FetchSource}. */
 import { backoff, HTTP_STALL_MS, parseContentRange, retryAfterMs, sleep, type RetryPolicy } from './http-retry';
 import type { BufferPool } from '../framer/buffers';
-import { readFirst, StalledError, streamPieces, type FetchStats, type ReadOptions, type Source } from './source';
+import { readFirst, StalledError, streamChunks, streamPieces, type FetchStats, type ReadOptions, type Source } from './source';
 
 /**
  * Bytes at each end of the file the probe brings ({@link FetchSource.open}): what the file
@@ -17,7 +17,7 @@ export const END_BYTES = 16 << 10;
  */
 export const PROBE_BYTES = END_BYTES;
 
-/** A reply that stalled (no headers, or no byte of its body, for `stallMs`): retried from where it stopped. */
+/** No headers, or no byte of a body, for `stallMs`: not fatal, so the request is sent again from the byte it stopped at. */
 class StalledHttpError extends Error {}
 
 /** A failure that retrying cannot fix (4xx, the file changed, CORS headers missing). */
@@ -171,16 +171,18 @@ export class FetchSource implements Source {
    * longer than asked for or ends before `out` is full.
    */
   private async fill(res: Response, out: Uint8Array, at: { got: number }, from: number, end: number, signal?: AbortSignal): Promise<void> {
-    try {
-      for await (const piece of res.body ? streamPieces(res.body, signal, undefined, { stallMs: this.stallMs, perRead: true }) : []) {
-        if (at.got + piece.length > out.length) throw this.sentTooMuch(from, end);
-        out.set(piece, at.got);
-        at.got += piece.length;
-        this.stats.bytesFetched += piece.length;
-      }
-    } catch (e) {
-      throw this.stalledAt(e, from + at.got);
+    // Chunks as they come (no 1 MiB pieces: these ranges are often a few KiB), each within `stallMs`.
+    const chunks = res.body ? streamChunks(res.body, signal, this.stallMs) : null;
+    let next = await chunks?.next();
+    while (next && !next.done) {
+      const piece = next.value;
+      if (at.got + piece.length > out.length) throw this.sentTooMuch(from, end);
+      out.set(piece, at.got);
+      at.got += piece.length;
+      this.stats.bytesFetched += piece.length;
+      next = await chunks!.next();
     }
+    if (next?.value === 'stalled') throw this.stalledAt(new StalledError(at.got, this.stallMs), from + at.got);
     if (at.got !== out.length) throw new Error(`connection cut after ${at.got} of ${out.length} bytes`);
   }
 
