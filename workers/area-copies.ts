@@ -8,6 +8,7 @@
  * failures only cost speed: the copy is then held in memory for this worker's life.
  */
 import { AreaCopy } from '../wasm/pkg/pbf_explorer.js';
+import { BufferPool } from './framer/buffers';
 import { readFrames } from './framer/framer';
 import { directory, indexName, names } from './index-store';
 import { CancelledError } from './pool/pool';
@@ -83,12 +84,16 @@ export async function findCopy(key: string, fits: (bbox: number[]) => boolean): 
  */
 export async function makeCopy(source: Source, bbox: number[], signal: AbortSignal, onShare: (share: number) => void): Promise<{ copy: Blob; index: Uint8Array }> {
   const copier = new AreaCopy(bbox[0], bbox[1], bbox[2], bbox[3]);
+  // Each frame's buffer serves again once the copier has read it: five passes over a file
+  // would otherwise leave five times its size to V8's lazy collection.
+  const buffers = new BufferPool();
   try {
     // Passes: nodes, ways, relations, then as needed member ways and more nodes (at most 5).
     for (let pass = 0; ; pass++) {
       let turn = performance.now();
-      for await (const frame of readFrames(source, { signal, onRead: (read) => onShare(Math.min(1, (pass + read / source.size) / 5)) })) {
+      for await (const frame of readFrames(source, { signal, buffers, onRead: (read) => onShare(Math.min(1, (pass + read / source.size) / 5)) })) {
         copier.addFrame(frame.type, frame.blob);
+        buffers.put(frame.blob.buffer as ArrayBuffer);
         if (performance.now() - turn > TURN_MS) {
           await nextTask();
           turn = performance.now();
