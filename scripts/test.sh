@@ -18,15 +18,15 @@ bash scripts/fuzz.sh 30
 
 echo "== build the app, and write the broken and hostile test files"
 npm run build
+(cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
 
-echo "== unit tests (Vitest: framer, HTTP helpers, URL state)"
+echo "== unit tests (Vitest: framer, HTTP helpers, URL state, the command line)"
 npx vitest run
 # A second build that differs only in its id: the "new deployment" of the update test.
 PBF_EXPLORER_BUILD_ID=test-b PBF_EXPLORER_OUT_DIR=../test-results/dist-b npx vite build --logLevel error
 # A build whose decoder traps on the query key test:trap (feature test-trap), for the trap test.
 (cd wasm && wasm-pack --quiet build --target web --release --out-dir pkg-test-trap --no-pack -- --features test-trap)
 PBF_WASM_PKG=pkg-test-trap PBF_EXPLORER_OUT_DIR=../test-results/dist-test-trap npx vite build --logLevel error
-(cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
 DATA="${PBF_DATA_DIR:-$(cd .. && pwd)/shared/data}"
 # A file grouped by place, with its blob index beside it (pbf-explorer optimize), for the page's test.
 mkdir -p test-results/fixtures/optimized

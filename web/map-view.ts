@@ -504,17 +504,18 @@ export class MapView {
     this.map.jumpTo({ zoom: view.zoom, center: [view.lon, view.lat] });
   }
 
-  /** Centres on a match and opens its tag popup. */
+  /** Opens a match's tag popup at the match, or at the view's centre for one with no location. */
   showPopup(match: Match): void {
     this.popup?.remove();
     this.popup = new Popup({ maxWidth: '340px' })
-      .setLngLat([match.lon, match.lat])
+      .setLngLat(match.lon === null || match.lat === null ? this.map.getCenter() : [match.lon, match.lat])
       .setDOMContent(popupContent(match))
       .addTo(this.map);
   }
 
+  /** Centres on a match (one with no location leaves the view as it is) and opens its tag popup. */
   flyTo(match: Match): void {
-    this.map.easeTo({ center: [match.lon, match.lat], zoom: Math.max(this.map.getZoom(), 15), duration: 300 });
+    if (match.lon !== null && match.lat !== null) this.map.easeTo({ center: [match.lon, match.lat], zoom: Math.max(this.map.getZoom(), 15), duration: 300 });
     this.showPopup(match);
   }
 }

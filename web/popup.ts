@@ -86,7 +86,7 @@ export function popupContent(match: Match): HTMLElement {
   if (match.problem) {
     const problem = document.createElement('p');
     problem.className = 'problem';
-    problem.textContent = `${match.problem}: drawn as its ways`;
+    problem.textContent = match.lat === null ? `${match.problem}: not on the map` : `${match.problem}: drawn as its ways`;
     root.append(problem);
   }
   if (match.members?.length) {

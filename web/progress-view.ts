@@ -1,5 +1,6 @@
 /** The progress bar, status line and counters. */
 import type { Progress } from '../workers/types';
+import { waitingNote } from '../workers/common/waiting';
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
@@ -76,7 +77,7 @@ export class ProgressView {
     const http =
       p.requestsInFlight === undefined
         ? ''
-        : ` · ${p.requestsInFlight} requests in flight · ${p.retries} retries` +
+        : ` · ${p.requestsInFlight} requests in flight · ${p.retries} retries${waitingNote(p)}` +
           (p.rangeSupported ? '' : ' · the server has no Range support: reading it front to back');
     const blobIndex = p.areaCopy !== undefined ? ' · from the area copy kept for this place' : p.blobIndex ? BLOB_INDEX_NOTES[p.blobIndex] : '';
     this.stats.textContent =

@@ -168,6 +168,10 @@ export class ResultList {
     li.dataset.testid = 'result-item';
     li.dataset.osmType = m.type;
     li.dataset.osmId = String(m.id);
+    // A match with no location (no node of it in the file) is marked, its reason as the tooltip.
+    li.classList.toggle('no-geometry', m.lat === null);
+    if (m.lat === null) li.title = m.problem ?? '';
+    else li.removeAttribute('title');
     return li;
   }
 }

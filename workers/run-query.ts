@@ -12,6 +12,7 @@ import { readFrames, readFramesAt, type Frame, type FrameAt, type FramerOptions 
 import { blobError, CancelledError, type DecodePool } from './pool/pool';
 import { FileOrder } from './file-order';
 import type { FetchStats, Source } from './source/source';
+import { WAITING_NOTE_MS } from './common/waiting';
 import type { HeaderInfo, Progress, Query } from './types';
 import type { PageFetch } from './index-store';
 
@@ -134,9 +135,12 @@ export async function runQuery(
       progress.requestsInFlight = requests.requestsInFlight;
       progress.retries = requests.retries;
       progress.rangeSupported = requests.rangeSupported;
+      progress.waitingMs = requests.waits.longest();
     }
     callbacks.onProgress?.({ ...progress });
   };
+  // A silent server sends no event: the progress line is told of the wait each second.
+  const waitTicker = callbacks.requests ? setInterval(() => callbacks.requests!.waits.longest() >= WAITING_NOTE_MS && report(), 1000) : undefined;
   // One controller stops the reader on the caller's cancel or on the first failure.
   const stop = new AbortController();
   const onAbort = () => {
@@ -216,6 +220,7 @@ export async function runQuery(
     fail(e);
     await Promise.allSettled(decoding);
   } finally {
+    clearInterval(waitTicker);
     signal?.removeEventListener('abort', onAbort);
     if (!going()) assembler.stop();
     callbacks.onBlob?.();

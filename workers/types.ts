@@ -104,12 +104,13 @@ export interface FileInfo {
 export interface Match {
   type: 'node' | 'way' | 'relation';
   id: number;
-  lat: number;
-  lon: number;
+  /** Null for a match with no location: with no area, tags alone decide, and none of its nodes (a relation: its members' nodes) is in the file. */
+  lat: number | null;
+  lon: number | null;
   tags: Tag[];
   /** A relation's members: [type (0 node, 1 way, 2 relation), id, role]. */
   members?: [number, number, string][];
-  /** Why its geometry could not be built (a broken multipolygon), if so. */
+  /** Why its geometry could not be built, if so: a broken multipolygon (drawn as its ways), or no node in the file (no geometry). */
   problem?: string;
   /** The version shown, when the file carries metadata. */
   meta?: Meta;
@@ -139,6 +140,8 @@ export interface Progress {
   requestsInFlight?: number;
   retries?: number;
   rangeSupported?: boolean;
+  /** HTTP only: how long (ms) the longest request under way has waited for its reply or next bytes. */
+  waitingMs?: number;
   blobsDecoded: number;
   /** Nodes + ways + relations decoded so far. */
   elements: number;

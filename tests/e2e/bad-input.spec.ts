@@ -199,6 +199,25 @@ test('exports keep tag values as text: no CSV cell reads as a formula, numbers s
   expect(node1).toMatchObject({ osm_type: 'node', osm_id: 1, 'tag:osm_id': '1', 'tag:osm_type': 'relation', 'tag:tag:osm_id': '2', layer: '-1' });
 });
 
+test('with no area, a match none of whose nodes is in the file is counted, listed with its reason and exported with no geometry', async ({ page }) => {
+  // fixtures::members_missing: 4 cafés, way 20 and relation 30 with no node in the file.
+  await page.goto('/?q=amenity=cafe');
+  await page.locator('input[type=file]').setInputFiles(join(FIXTURE_DIR, 'members-missing.osm.pbf'));
+  await expect(status(page)).toHaveText('done');
+  await expect(count(page)).toHaveText('4');
+  const way = page.locator('[data-testid=result-item][data-osm-type=way][data-osm-id="20"]');
+  await expect(way).toHaveClass(/no-geometry/);
+  await expect(way).toHaveAttribute('title', 'no geometry: none of its nodes is in the file');
+  await expect(page.locator('[data-testid=result-item].no-geometry')).toHaveCount(2);
+  await way.click();
+  await expect(page.getByTestId('popup')).toContainText('no geometry: none of its nodes is in the file: not on the map');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-geojson').click();
+  const features = JSON.parse(readFileSync(await (await download).path(), 'utf8')).features as GeoJSON.Feature[];
+  expect(features).toHaveLength(4);
+  expect(features.filter((f) => f.geometry === null).map((f) => f.properties!.osm_id).sort()).toEqual([20, 30]);
+});
+
 test('the Content-Security-Policy blocks inline script', async ({ page }) => {
   await page.goto('/');
   const csp = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');

@@ -73,6 +73,18 @@ for (const mode of MODES) {
   });
 }
 
+test('a server that stops sending mid-body: the progress line says the read waits for it, then the read resumes at the byte', async ({ page }) => {
+  test.setTimeout(120_000);
+  const q = SMALL_QUERIES.find((x) => x.file === 'malta.osm.pbf' && x.q === 'amenity=cafe')!;
+  await page.goto(`/${querySearch(q)}&src=${encodeURIComponent(url('stall-stream-once', q.file))}`);
+  const stats = page.locator('#stats');
+  await expect(stats).toContainText(/waiting for the server: no byte for [3-9] s/, { timeout: 30_000 });
+  await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+  await expect(count(page)).toHaveText(String(expectedAnswer(q).count));
+  await expect(stats).not.toContainText('waiting for the server');
+  await expect(stats).toContainText(/[1-9]\d* retries/);
+});
+
 test('a run of over a second shows its progress, file info and first matches from its first second on', async ({ page }) => {
   // Over a slow link (2 MB/s) Malta's read takes ~3 s. The page hears nothing in a run's first
   // second; then what was held comes in one go, and the run goes on live.

@@ -206,6 +206,43 @@ describe('a file not sorted by type then id', () => {
   });
 });
 
+describe('no match dropped or thinned in an export', () => {
+  it('with no area, matches none of whose nodes is in the file are exported with no geometry and the reason', { timeout: SLOW }, async () => {
+    // fixtures::members_missing: node 1 and relation 31 placed; way 20 and relation 30 not.
+    const file = resolve(__dirname, '../../test-results/fixtures/members-missing.osm.pbf');
+    const geojson = await cli(['query', file, '--format', 'geojson', 'amenity=cafe']);
+    expect(geojson.status, geojson.stderr).toBe(0);
+    const features = JSON.parse(geojson.stdout).features as GeoJSON.Feature[];
+    const unplaced = features.filter((f) => f.geometry === null).map((f) => `${f.properties!.osm_type}/${f.properties!.osm_id}: ${f.properties!.problem}`);
+    expect(features).toHaveLength(4);
+    expect(unplaced.sort()).toEqual([
+      "relation/30: no geometry: none of its members' nodes is in the file",
+      'way/20: no geometry: none of its nodes is in the file',
+    ]);
+    const csv = await cli(['query', file, '--format', 'csv', 'amenity=cafe']);
+    const [header, ...rows] = csv.stdout.trimEnd().split('\r\n').map((r) => r.split(','));
+    const way = Object.fromEntries(header.map((k, i) => [k, rows.find((r) => r[0] === 'way')![i]]));
+    expect(way).toMatchObject({ osm_id: '20', lat: '', lon: '', geometry: '', problem: 'no geometry: none of its nodes is in the file' });
+    const text = await cli(['query', file, 'amenity=cafe']);
+    expect(text.stdout).toContain('meta:problem: no geometry: none of its nodes is in the file');
+  });
+
+  it('an answer over 10 000 matches, drawn as points, is exported with every way and relation\'s full geometry', { timeout: SLOW }, async () => {
+    // expected/with-relations/malta.building-all.json: 21 081 matches.
+    const want = JSON.parse(readFileSync(join(DATA_DIR, 'expected/with-relations/malta.building-all.json'), 'utf8'));
+    const run = await cli(['query', join(DATA_DIR, 'malta.osm.pbf'), '--format', 'geojson', 'building']);
+    expect(run.status, run.stderr).toBe(0);
+    const features = JSON.parse(run.stdout).features as GeoJSON.Feature[];
+    expect(features).toHaveLength(want.count_with_relations);
+    const kinds = (type: string) => [...new Set(features.filter((f) => f.properties!.osm_type === type).map((f) => f.geometry?.type))].sort();
+    expect(features.filter((f) => f.geometry?.type === 'Point')).toHaveLength(want.nodes.length);
+    expect(kinds('node')).toEqual(['Point']);
+    expect(kinds('way')).toContain('Polygon');
+    expect(kinds('way')).not.toContain('Point');
+    expect(kinds('relation')).not.toContain('Point');
+  });
+});
+
 describe('history files', () => {
   // Written by scripts/make-osmium-fixtures.sh (npm test runs it first): a history file and
   // osmium time-filter's snapshot of it at a moment.

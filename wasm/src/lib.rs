@@ -36,7 +36,7 @@ pub mod testing;
 
 pub use assembly::geometry::{ring_area2, Shape};
 pub use assembly::read_plan::{Blobs, Decode, Found, PlannedBlob, Read, ReadPlan};
-pub use assembly::{label_of, Assembler, FileFacts, IdRanges, Match, DEFAULT_LOCATION_BUDGET, MAX_SHAPES};
+pub use assembly::{label_of, Assembler, FileFacts, IdRanges, Match, DEFAULT_LOCATION_BUDGET, MAX_SHAPES, NO_MEMBER_IN_FILE, NO_NODE_IN_FILE};
 pub use basemap::{context_ways, ContextNodes, CONTEXT_MAX_AREA_KM2};
 pub use element::{ElementType, Member, Tag};
 pub use error::DecodeError;

@@ -20,7 +20,7 @@ pub struct FileScan {
     /// In the list's order: label, then type and id.
     pub matches: Vec<Match>,
     /// The geometry of each match, in the same order (see [`Assembler::shape`]);
-    /// None for a relation none of whose members is in the file.
+    /// None for a match with no location (with no area, one none of whose nodes is in the file).
     pub shapes: Vec<Option<Shape>>,
     /// The basemap of the query's area ([`basemap::context_ways`]' encoding, blobs in file
     /// order), or why there is none.

@@ -31,7 +31,7 @@ const VARIANTS: [(&str, &str); 6] = [("lz4", "lz4"), ("none", "raw"), ("plain-no
 
 /// A match as (type, id, lat, lon), sorted.
 fn answer(file: &[u8], query: &Query) -> Vec<(u8, i64, f64, f64)> {
-    let mut out: Vec<(u8, i64, f64, f64)> = scan_file(file, query).unwrap().matches.iter().map(|m| (m.element as u8, m.id, m.lat, m.lon)).collect();
+    let mut out: Vec<(u8, i64, f64, f64)> = scan_file(file, query).unwrap().matches.iter().map(|m| (m.element as u8, m.id, m.lat.expect("placed"), m.lon.expect("placed"))).collect();
     out.sort_by_key(|a| (a.0, a.1));
     out
 }

@@ -39,7 +39,7 @@ fn answer_of_encoded(block: &[u8]) -> Vec<String> {
     bytes.extend(frame("OSMData", &zlib_blob(block)));
     let query = Query::from_tags("amenity=cafe", Area::Circle { lat: 60.17, lon: 24.94, radius: 1000.0 }).unwrap();
     let scan = scan_file(&bytes, &query).unwrap();
-    let mut out: Vec<String> = scan.matches.iter().map(|m| format!("{:?} {} {:.7} {:.7} v{:?}", m.element, m.id, m.lat, m.lon, m.meta.as_ref().map(|x| x.version))).collect();
+    let mut out: Vec<String> = scan.matches.iter().map(|m| format!("{:?} {} {:.7?} {:.7?} v{:?}", m.element, m.id, m.lat, m.lon, m.meta.as_ref().map(|x| x.version))).collect();
     out.sort();
     out.push(format!("{:?}", scan.counts));
     out

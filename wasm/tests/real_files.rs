@@ -82,7 +82,8 @@ fn listed_queries_give_the_listed_ids() {
                 for m in matches.iter().filter(|m| m.element == ElementType::Node) {
                     let at = &positions[format!("{} node {}", q["file"].as_str().unwrap(), m.id)];
                     let (lat, lon) = (at[0].as_i64().unwrap() as f64 * 1e-7, at[1].as_i64().unwrap() as f64 * 1e-7);
-                    assert!((m.lat - lat).abs() < 0.6e-7 && (m.lon - lon).abs() < 0.6e-7, "{label}: node {} at {},{} not {lat},{lon}", m.id, m.lat, m.lon);
+                    let (at_lat, at_lon) = (m.lat.expect("a node is placed"), m.lon.expect("a node is placed"));
+                    assert!((at_lat - lat).abs() < 0.6e-7 && (at_lon - lon).abs() < 0.6e-7, "{label}: node {} at {at_lat},{at_lon} not {lat},{lon}", m.id);
                 }
             }
             None => assert_eq!(nodes_and_ways(&matches), q["count"].as_u64().unwrap(), "{label}: count"),

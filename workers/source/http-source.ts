@@ -1,7 +1,7 @@
 /** HTTP reading for the query worker (the page never sees the bytes): see {@link FetchSource}. */
 import { backoff, HTTP_STALL_MS, parseContentRange, retryAfterMs, sleep, type RetryPolicy } from './http-retry';
 import type { BufferPool } from '../framer/buffers';
-import { readFirst, StalledError, streamChunks, streamPieces, type FetchStats, type ReadOptions, type Source } from './source';
+import { readFirst, StalledError, streamChunks, streamPieces, Waits, type FetchStats, type ReadOptions, type Source } from './source';
 
 /**
  * Bytes at each end of the file the probe brings ({@link FetchSource.open}): what the file
@@ -36,7 +36,7 @@ const CORS_HELP =
  */
 export class FetchSource implements Source {
   size = NaN;
-  readonly stats: FetchStats = { bytesFetched: 0, requestsInFlight: 0, retries: 0, rangeSupported: true };
+  readonly stats: FetchStats = { bytesFetched: 0, requestsInFlight: 0, retries: 0, rangeSupported: true, waits: new Waits() };
   private etag: string | null = null;
   private lastModified: string | null = null;
   private whole: Response | null = null;
@@ -172,7 +172,7 @@ export class FetchSource implements Source {
    */
   private async fill(res: Response, out: Uint8Array, at: { got: number }, from: number, end: number, signal?: AbortSignal): Promise<void> {
     // Chunks as they come (no 1 MiB pieces: these ranges are often a few KiB), each within `stallMs`.
-    const chunks = res.body ? streamChunks(res.body, signal, this.stallMs) : null;
+    const chunks = res.body ? streamChunks(res.body, signal, this.stallMs, this.stats.waits) : null;
     let next = await chunks?.next();
     while (next && !next.done) {
       const piece = next.value;
@@ -319,7 +319,7 @@ export class FetchSource implements Source {
             end = await this.checkReply(res, delivered, this.size - 1, true);
           }
           try {
-            for await (const piece of streamPieces(res.body!, signal, buffers, { stallMs: this.stallMs, perRead: true })) {
+            for await (const piece of streamPieces(res.body!, signal, buffers, { stallMs: this.stallMs, perRead: true, waits: this.stats.waits })) {
               if (delivered + piece.length > end + 1) throw this.sentTooMuch(before, end);
               delivered += piece.length;
               this.stats.bytesFetched += piece.length;
@@ -352,7 +352,7 @@ export class FetchSource implements Source {
         this.checkSameVersion(res);
         // After a cut, the file comes again from its start: skip what was already handed on.
         let skip = delivered;
-        for await (const piece of streamPieces(res.body!, signal, undefined, { stallMs: this.stallMs, perRead: true })) {
+        for await (const piece of streamPieces(res.body!, signal, undefined, { stallMs: this.stallMs, perRead: true, waits: this.stats.waits })) {
           const fresh = skip >= piece.length ? null : piece.subarray(skip);
           skip = Math.max(0, skip - piece.length);
           if (!fresh) continue;
@@ -438,6 +438,7 @@ export class FetchSource implements Source {
 
   private async fetch(headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
     this.stats.requestsInFlight++;
+    const waited = this.stats.waits.begin();
     // A server that takes the request and sends no headers: dropped after `stallMs`, as a
     // stalled body is (the reply's own signal stays unaborted once its headers came).
     const silent = new AbortController();
@@ -450,6 +451,7 @@ export class FetchSource implements Source {
       throw new NetworkError(`could not reach ${this.name}: network error, or ${CORS_HELP} (${(e as Error).message})`);
     } finally {
       clearTimeout(timer);
+      waited();
       this.stats.requestsInFlight--;
     }
   }

@@ -146,6 +146,31 @@ export interface StallResume {
   stallMs: number;
   /** The deadline is each read's (no byte for `stallMs`: a network's measure), not each piece's. */
   perRead?: boolean;
+  /** Where each read's wait is noted. */
+  waits?: Waits;
+}
+
+/**
+ * The reads of a source waiting for their next bytes, each since when: how long the source has
+ * kept its reader waiting (the progress line's "waiting for the server"). A read the consumer
+ * has not asked for yet is not waiting, so a busy pool never reads as a silent server.
+ */
+export class Waits {
+  private since = new Set<{ at: number }>();
+
+  /** Notes a wait beginning now; call what it returns when the bytes (or an error) came. */
+  begin(): () => void {
+    const wait = { at: performance.now() };
+    this.since.add(wait);
+    return () => this.since.delete(wait);
+  }
+
+  /** How long (ms) the longest wait under way has lasted; 0 when none is. */
+  longest(now = performance.now()): number {
+    let most = 0;
+    for (const wait of this.since) most = Math.max(most, now - wait.at);
+    return most;
+  }
 }
 
 /** A stream that gave no byte for `stallMs` at its byte `at` (counted from the stream's start). */
@@ -178,7 +203,7 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
   let at = 0;
   try {
     for (;;) {
-      const piece = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal, resume?.stallMs, resume?.perRead);
+      const piece = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal, resume?.stallMs, resume?.perRead, resume?.waits);
       if (piece === STALLED) {
         if (!resume?.reopen) throw new StalledError(at, resume!.stallMs);
         yield* resumed(resume as Required<StallResume>, at, signal);
@@ -200,7 +225,7 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
 /** {@link streamPieces} for a stream that is not a byte stream: its chunks as they come, a stall met as there. */
 async function* chunksOf(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, resume?: StallResume): AsyncGenerator<Uint8Array> {
   let at = 0;
-  const chunks = streamChunks(stream, signal, resume?.stallMs);
+  const chunks = streamChunks(stream, signal, resume?.stallMs, resume?.waits);
   for (;;) {
     const next = await chunks.next();
     if (next.done) {
@@ -219,7 +244,7 @@ async function* resumed(resume: Required<StallResume>, at: number, signal?: Abor
   for (let stalls = 1; ; stalls++) {
     if (stalls > MAX_STALLS) throw new Error(`the file stopped giving bytes at byte ${at}: its read stalled ${stalls} times, for ${resume.stallMs / 1000} s each`);
     console.warn(`a read stalled at byte ${at}: reading on from there with another reader`);
-    const chunks = streamChunks(resume.reopen(at), signal, resume.stallMs);
+    const chunks = streamChunks(resume.reopen(at), signal, resume.stallMs, resume.waits);
     for (;;) {
       const next = await chunks.next();
       if (next.done) {
@@ -234,15 +259,16 @@ async function* resumed(resume: Required<StallResume>, at: number, signal?: Abor
 
 /**
  * The chunks of `stream` as they come (default reader), the stream cancelled when left before
- * its end. With `stallMs`, it stops when a read takes longer. Returns how it stopped.
+ * its end. With `stallMs`, it stops when a read takes longer. Each read's wait is noted in
+ * `waits`. Returns how it stopped.
  */
-export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, stallMs?: number): AsyncGenerator<Uint8Array, 'ended' | 'stalled'> {
+export async function* streamChunks(stream: ReadableStream<Uint8Array>, signal?: AbortSignal, stallMs?: number, waits?: Waits): AsyncGenerator<Uint8Array, 'ended' | 'stalled'> {
   const reader = stream.getReader();
   let ended = false;
   try {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
-      const deadline = stallDeadline(stallMs);
+      const deadline = stallDeadline(stallMs, waits);
       const result = await deadline.race(reader.read()).finally(deadline.clear);
       if (result === STALLED) return 'stalled';
       ended = result.done;
@@ -300,15 +326,16 @@ const STALLED = Symbol('stalled');
 /**
  * A deadline `ms` from now (none when undefined): `race(read)` gives the read's result, or
  * {@link STALLED} once the deadline has passed (the read then settles, if ever, as its reader
- * is cancelled); `clear` stops the timer.
+ * is cancelled); `clear` stops the timer. Each race's wait is noted in `waits`.
  */
-function stallDeadline(ms: number | undefined): { race: <T>(read: Promise<T>) => Promise<T | typeof STALLED>; clear: () => void } {
+function stallDeadline(ms: number | undefined, waits?: Waits): { race: <T>(read: Promise<T>) => Promise<T | typeof STALLED>; clear: () => void } {
   if (ms === undefined) return { race: (read) => read, clear: () => {} };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const passed = new Promise<typeof STALLED>((resolve) => (timer = setTimeout(() => resolve(STALLED), ms)));
   return {
     race: async (read) => {
-      const result = await Promise.race([read, passed]);
+      const waited = waits?.begin();
+      const result = await Promise.race([read, passed]).finally(waited);
       if (result === STALLED) read.catch(() => {});
       return result;
     },
@@ -326,20 +353,20 @@ type Filled = { view: Uint8Array<ArrayBuffer>; filled: number };
  * the buffer).
  */
 async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal): Promise<Filled>;
-async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal: AbortSignal | undefined, stallMs: number | undefined, perRead?: boolean): Promise<Filled | typeof STALLED>;
-async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal, stallMs?: number, perRead = false): Promise<Filled | typeof STALLED> {
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal: AbortSignal | undefined, stallMs: number | undefined, perRead?: boolean, waits?: Waits): Promise<Filled | typeof STALLED>;
+async function fillFrom(reader: ReadableStreamBYOBReader, into: Uint8Array<ArrayBuffer>, signal?: AbortSignal, stallMs?: number, perRead = false, waits?: Waits): Promise<Filled | typeof STALLED> {
   let view = into;
   let filled = 0;
   const length = into.length; // `into` itself reads as empty once its buffer has moved
   // One deadline a piece (16 reads fill a piece), raced by each read; or one a read.
-  let deadline = stallDeadline(stallMs);
+  let deadline = stallDeadline(stallMs, waits);
   try {
     while (filled < length) {
       if (signal?.aborted) throw signal.reason;
       const read = reader.read<Uint8Array<ArrayBuffer>>(view.subarray(filled));
       if (perRead && filled > 0) {
         deadline.clear();
-        deadline = stallDeadline(stallMs);
+        deadline = stallDeadline(stallMs, waits);
       }
       const result = await deadline.race(read);
       if (result === STALLED) return STALLED;
@@ -363,4 +390,6 @@ export interface FetchStats {
   retries: number;
   /** False once the server answered a Range request with the whole file (200). */
   rangeSupported: boolean;
+  /** Requests waiting for their reply's headers, and bodies for their next bytes. */
+  waits: Waits;
 }

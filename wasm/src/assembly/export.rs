@@ -6,14 +6,15 @@ use std::borrow::Cow;
 
 use super::*;
 
-/// An exported match's own fields, in every format.
-const OWN_FIELDS: [&str; 5] = ["osm_type", "osm_id", "lat", "lon", "geometry"];
+/// An exported match's own fields, in every format (`problem`: why it has no geometry, or a
+/// broken one; see [`Match::problem`]).
+const OWN_FIELDS: [&str; 6] = ["osm_type", "osm_id", "lat", "lon", "geometry", "problem"];
 /// What keeps a tag key apart from an exported match's own fields.
 const TAG_PREFIX: &str = "tag:";
 
 /// The name tag `key` is exported under: `tag:` + `key` when `key`, stripped of any leading
 /// `tag:`, is one of an exported match's own fields (`osm_type`, `osm_id`, `lat`, `lon`,
-/// `geometry`), else `key`. One to one: every tag is kept, none takes an own field's name.
+/// `geometry`, `problem`), else `key`. One to one: every tag is kept, none takes an own field's name.
 pub fn export_key(key: &str) -> Cow<'_, str> {
     let mut base = key;
     while let Some(rest) = base.strip_prefix(TAG_PREFIX) {
@@ -26,14 +27,17 @@ pub fn export_key(key: &str) -> Cow<'_, str> {
     }
 }
 
-/// A match as a GeoJSON Feature (RFC 7946) for the export, with `shape` as its geometry and
-/// `osm_type`, `osm_id` and the tags (named by [`export_key`]; a repeated key keeps its first
-/// value) as properties.
-pub fn feature(m: &Match, shape: &Shape) -> String {
-    let geometry = shape.to_geojson();
+/// A match as a GeoJSON Feature (RFC 7946) for the export, with `shape` as its geometry (null
+/// when it has none, RFC 7946 §3.2) and `osm_type`, `osm_id`, `problem` when it has one, and
+/// the tags (named by [`export_key`]; a repeated key keeps its first value) as properties.
+pub fn feature(m: &Match, shape: Option<&Shape>) -> String {
+    let geometry = shape.map_or_else(|| "null".to_string(), Shape::to_geojson);
     let mut props = serde_json::Map::new();
     props.insert("osm_type".into(), m.element.name().into());
     props.insert("osm_id".into(), m.id.into());
+    if let Some(problem) = &m.problem {
+        props.insert("problem".into(), problem.clone().into());
+    }
     for (k, v) in &m.tags {
         props.entry(export_key(k).into_owned()).or_insert_with(|| v.clone().into());
     }
@@ -57,7 +61,7 @@ impl CsvColumns {
     }
 }
 
-/// The CSV export's header (RFC 4180): `osm_type,osm_id,lat,lon,geometry` then one column per
+/// The CSV export's header (RFC 4180): `osm_type,osm_id,lat,lon,geometry,problem` then one column per
 /// tag key of `columns`, named by [`export_key`].
 pub fn csv_header(columns: &CsvColumns) -> String {
     let mut out = OWN_FIELDS.join(",");
@@ -68,18 +72,26 @@ pub fn csv_header(columns: &CsvColumns) -> String {
     out + "\r\n"
 }
 
-/// One CSV row for a match (see [`csv_header`]): a point on its geometry (degrees,
-/// [`Shape::representative_point`]: inside an area, on a line), its geometry as WKT, and its
-/// value for each tag column (empty when it has no such tag; the first when it repeats a key).
-pub fn csv_row(m: &Match, shape: &Shape, columns: &CsvColumns) -> String {
-    let [lat, lon] = shape.representative_point().map(|v| v as f64 * 1e-7);
+/// One CSV row for a match (see [`csv_header`]): a point on `shape` (degrees,
+/// [`Shape::representative_point`]: inside an area, on a line), `shape` as WKT (all three
+/// empty, read as null, when it has none), its problem, and its value for each tag column
+/// (empty when it has no such tag; the first when it repeats a key).
+pub fn csv_row(m: &Match, shape: Option<&Shape>, columns: &CsvColumns) -> String {
     // The row's own few values by column (the first of a repeated key), the empty columns
     // between them written as runs of commas.
     let mut values: Vec<(usize, &str)> = m.tags.iter().filter_map(|(k, v)| Some((*columns.column.get(k.as_str())?, v.as_str()))).collect();
     values.sort_by_key(|&(i, _)| i);
     values.dedup_by_key(|&mut (i, _)| i);
-    let mut out = format!("{},{},{lat:.7},{lon:.7},", m.element.name(), m.id);
-    push_csv_field(&mut out, &shape.to_wkt());
+    let mut out = format!("{},{},", m.element.name(), m.id);
+    if let Some(shape) = shape {
+        let [lat, lon] = shape.representative_point().map(|v| v as f64 * 1e-7);
+        out.push_str(&format!("{lat:.7},{lon:.7},"));
+        push_csv_field(&mut out, &shape.to_wkt());
+    } else {
+        out.push_str(",,");
+    }
+    out.push(',');
+    push_csv_field(&mut out, m.problem.as_deref().unwrap_or_default());
     let mut done = 0; // columns whose comma is written
     for (i, value) in values {
         push_commas(&mut out, i + 1 - done);

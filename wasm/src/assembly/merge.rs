@@ -42,10 +42,12 @@ impl Assembler {
                 self.locations.clear();
             }
         }
-        if self.note_area_nodes(index, &scan.summary) {
+        // With no area nothing is dropped: tags alone decide, located or not.
+        let everywhere = self.area.is_everywhere();
+        if self.note_area_nodes(index, &scan.summary) && !everywhere {
             self.drop_ways_outside();
         }
-        let all_located = self.area_nodes_seen == AreaNodesSeen::All && !self.overflowed;
+        let all_located = self.area_nodes_seen == AreaNodesSeen::All && !self.overflowed && !everywhere;
         for n in scan.nodes {
             let Some(shown) = self.replaceable(ElementType::Node, n.id, index) else { continue };
             self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags: n.tags, meta: n.meta, shown });
@@ -58,7 +60,7 @@ impl Assembler {
         for r in scan.relations {
             let Some(shown) = self.replaceable(ElementType::Relation, r.id, index) else { continue };
             let was = shown.sent;
-            let entry = RelationEntry { blob: index, tags: r.tags, meta: r.meta, members: r.members, matched: false, position: None, shape: None, problem: None, shown };
+            let entry = RelationEntry { blob: index, tags: r.tags, meta: r.meta, members: r.members, matched: false, position: None, unplaced: false, shape: None, problem: None, shown };
             self.relations.insert(r.id, entry);
             if was {
                 self.changed(ElementType::Relation, r.id, false); // placed again by finish()
@@ -86,7 +88,7 @@ impl Assembler {
         }
         let drawn = position.is_some();
         let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
-        self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta, refs: w.refs, fixed, position, shape, shown });
+        self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta, refs: w.refs, fixed, position, unplaced: false, shape, shown });
         self.changed(ElementType::Way, w.id, drawn);
     }
 
@@ -210,10 +212,12 @@ impl Assembler {
         }
     }
 
-    /// Places every way from all the locations now known: call once every blob (and the
-    /// second read) is in. The changes go to the queue like any other.
+    /// Places every way and relation from all the locations now known: call once every blob
+    /// (and the second read) is in. With no area, one none of whose nodes is located still
+    /// matches, unplaced (see the module documentation). The changes go to the queue like any other.
     pub fn finish(&mut self) {
         self.drop_superseded();
+        let everywhere = self.area.is_everywhere();
         // In the order of their first refs: the lookups then walk the locations forwards (a
         // way's nodes mostly lie together) instead of jumping about as the map's order would.
         let mut ids: Vec<(i64, i64)> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, w)| (w.refs.first().copied().unwrap_or(0), id)).collect();
@@ -221,21 +225,26 @@ impl Assembler {
         for (_, id) in ids {
             let way = self.ways.get_mut(&id).expect("listed above");
             let position = mean_location(&mut self.locations, &way.refs, self.inside_all);
-            if way.position != position {
-                way.position = position;
-                self.changed(ElementType::Way, id, position.is_some());
+            let unplaced = everywhere && position.is_none() && mean_location(&mut self.locations, &way.refs, false).is_none();
+            if way.position != position || way.unplaced != unplaced {
+                (way.position, way.unplaced) = (position, unplaced);
+                self.changed(ElementType::Way, id, position.is_some() || unplaced);
             }
         }
         let ids: Vec<i64> = self.relations.keys().copied().collect();
         for id in ids {
             // The area test and the position: the members' nodes that lie in the area.
-            let nodes = member_nodes(&self.relations[&id], &self.ways, &self.member_ways);
+            let relation = &self.relations[&id];
+            let nodes = member_nodes(relation, &self.ways, &self.member_ways);
+            // One of member relations alone is not placed by them (they are not followed), and
+            // is no match, as libosmium-based answers count (r15851272 in malta.osm.pbf).
+            let of_nodes_or_ways = relation.members.iter().any(|m| m.0 != 2);
             let position = mean_location(&mut self.locations, &nodes, self.inside_all);
-            let matched = position.is_some();
+            let unplaced = everywhere && of_nodes_or_ways && position.is_none() && mean_location(&mut self.locations, &nodes, false).is_none();
+            let matched = position.is_some() || unplaced;
             let relation = self.relations.get_mut(&id).expect("listed");
-            if relation.matched != matched || relation.position != position {
-                relation.matched = matched;
-                relation.position = position;
+            if relation.matched != matched || relation.position != position || relation.unplaced != unplaced {
+                (relation.matched, relation.position, relation.unplaced) = (matched, position, unplaced);
                 self.changed(ElementType::Relation, id, matched);
             }
         }

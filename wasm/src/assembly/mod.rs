@@ -6,9 +6,13 @@
 //!   matches when there is at least one (a node missing from the file is not in the area).
 //!   With `LocationsOnWays` the block already placed it.
 //! - A relation whose tags match matches when one of its node members, or a node of one of its
-//!   way members, lies in the area (member relations are listed, not followed); with no area,
-//!   when one of those nodes is in the file (as libosmium-based answers count). Member ways that do not match themselves are found by a member read
-//!   ([`Assembler::member_read`]) of the blobs whose way-id range holds them.
+//!   way members, lies in the area (member relations are listed, not followed). Member ways
+//!   that do not match themselves are found by a member read ([`Assembler::member_read`]) of
+//!   the blobs whose way-id range holds them.
+//! - With no area, tags alone decide: a way or relation none of whose nodes is in the file (at
+//!   an extract's edge) still matches, with no position or geometry and the reason why
+//!   ([`NO_NODE_IN_FILE`], [`NO_MEMBER_IN_FILE`]): it is counted, listed and exported, never
+//!   dropped. A relation whose members are all relations is placed by none, and is no match.
 //! - An id met more than once (overlapping extracts concatenated) is answered from the copy in
 //!   the latest blob in file order, for matches and node locations alike, whatever the order in
 //!   which the blobs were decoded.
@@ -32,7 +36,8 @@
 //! [`Assembler::geometry_read`] names the blobs whose id range holds a node of a matched way
 //! that is not located yet (outside the area), their locations come back through
 //! [`Assembler::add_way_locations`], and [`Assembler::finish_geometry`] gives every matched way
-//! its full `LineString` or `Polygon`. Answers over [`MAX_SHAPES`] matches keep ways as points.
+//! its full `LineString` or `Polygon`. Answers over [`MAX_SHAPES`] matches are drawn with ways
+//! as points, but exported with their full geometry ([`Assembler::export_shape`]).
 //!
 //! The assembler also keeps what the page shows: a queue of changes for the map
 //! ([`Assembler::drain_changes`]) and the matches sorted by label, then type and id
@@ -73,13 +78,16 @@ pub struct Match {
     #[serde(rename = "type")]
     pub element: ElementType,
     pub id: i64,
-    pub lat: f64,
-    pub lon: f64,
+    /// None for a match that has no location: with no area, tags alone decide, and none of its
+    /// nodes (a relation: its members' nodes) is in the file.
+    pub lat: Option<f64>,
+    pub lon: Option<f64>,
     pub tags: Vec<Tag>,
     /// A relation's members: `(type, id, role)`, type 0 node, 1 way, 2 relation.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<Member>,
-    /// Why its geometry could not be built (a broken multipolygon), if so.
+    /// Why its geometry could not be built, if so: a broken multipolygon (then drawn as its
+    /// ways), or [`NO_NODE_IN_FILE`] / [`NO_MEMBER_IN_FILE`] (then it has no geometry).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
     /// Its version, timestamp, changeset and user, when the file carries them.
@@ -124,6 +132,11 @@ pub struct IdRanges {
 /// tens of thousands; a whole country file holds far more, and then the second read takes over.
 pub const DEFAULT_LOCATION_BUDGET: usize = 4_000_000;
 
+/// Why a way that matches by its tags alone (no area) has no geometry.
+pub const NO_NODE_IN_FILE: &str = "no geometry: none of its nodes is in the file";
+/// Why a relation that matches by its tags alone (no area) has no geometry.
+pub const NO_MEMBER_IN_FILE: &str = "no geometry: none of its members' nodes is in the file";
+
 /// Answers up to this many matches get the ways' full geometry; larger ones keep ways as points
 /// (the page clusters them, and 400 000 building outlines would not stay fluid).
 pub const MAX_SHAPES: usize = 10_000;
@@ -154,9 +167,18 @@ struct WayEntry {
     /// Placed by its own block (LocationsOnWays): never recomputed.
     fixed: bool,
     position: Option<[f64; 2]>,
+    /// A match with no position: no area, and none of its nodes is in the file.
+    unplaced: bool,
     /// Its full geometry, once known (at once with LocationsOnWays, else by `finish_geometry`).
     shape: Option<Shape>,
     shown: Shown,
+}
+
+impl WayEntry {
+    /// Whether it is a match now: placed, or matched by its tags alone.
+    fn is_match(&self) -> bool {
+        self.position.is_some() || self.unplaced
+    }
 }
 
 struct RelationEntry {
@@ -167,6 +189,8 @@ struct RelationEntry {
     matched: bool,
     /// Mean `[lat, lon]` (degrees) of its members' nodes in the area (None when none is known).
     position: Option<[f64; 2]>,
+    /// Matched with no position: no area, and none of its members' nodes is in the file.
+    unplaced: bool,
     shape: Option<Shape>,
     problem: Option<String>,
     shown: Shown,
@@ -381,15 +405,31 @@ impl Assembler {
         }
     }
 
+    /// Whether `(t, id)` is a match now (placed, or matched by its tags alone).
+    fn is_match(&self, t: ElementType, id: i64) -> bool {
+        match t {
+            ElementType::Node => self.nodes.contains_key(&id),
+            ElementType::Way => self.ways.get(&id).is_some_and(WayEntry::is_match),
+            ElementType::Relation => self.relations.get(&id).is_some_and(|r| r.matched),
+        }
+    }
+
     /// The match `(t, id)` if it is one now.
     pub fn get(&self, t: ElementType, id: i64) -> Option<Match> {
-        let [lat, lon] = self.position(t, id)?;
+        if !self.is_match(t, id) {
+            return None;
+        }
+        let at = self.position(t, id);
         let (tags, members, problem, meta) = match t {
             ElementType::Node => self.nodes.get(&id).map(|n| (n.tags.clone(), Vec::new(), None, n.meta.clone()))?,
-            ElementType::Way => self.ways.get(&id).map(|w| (w.tags.clone(), Vec::new(), None, w.meta.clone()))?,
-            ElementType::Relation => self.relations.get(&id).map(|r| (r.tags.clone(), r.members.clone(), r.problem.clone(), r.meta.clone()))?,
+            ElementType::Way => self.ways.get(&id).map(|w| (w.tags.clone(), Vec::new(), w.unplaced.then(|| NO_NODE_IN_FILE.to_string()), w.meta.clone()))?,
+            ElementType::Relation => self
+                .relations
+                .get(&id)
+                .map(|r| (r.tags.clone(), r.members.clone(), if r.unplaced { Some(NO_MEMBER_IN_FILE.to_string()) } else { r.problem.clone() }, r.meta.clone()))?,
         };
-        Some(Match { element: t, id, lat, lon, tags, members, problem, meta, distance: self.area.distance_m(lat, lon) })
+        let distance = at.and_then(|[lat, lon]| self.area.distance_m(lat, lon));
+        Some(Match { element: t, id, lat: at.map(|p| p[0]), lon: at.map(|p| p[1]), tags, members, problem, meta, distance })
     }
 }
 

@@ -192,12 +192,10 @@ impl Assembler {
 
 
     /// What the geometry read must fetch: the blobs whose node-id range holds a node of a
-    /// matched way that is not located yet, or None when nothing is missing (or the answer is
-    /// over [`MAX_SHAPES`]). Call after [`Assembler::finish`].
+    /// matched way that is not located yet, or None when nothing is missing. Call after
+    /// [`Assembler::finish`]. Also for answers over [`MAX_SHAPES`], drawn as points: their
+    /// exports carry the full geometry.
     pub fn geometry_read(&mut self) -> Option<SecondRead> {
-        if self.matched > MAX_SHAPES {
-            return None;
-        }
         // The ways whose nodes are wanted, and the blobs they came from.
         let mut from_blobs: FxHashSet<u32> = FxHashSet::default();
         let mut wanted: Vec<i64> = Vec::new();
@@ -205,7 +203,7 @@ impl Assembler {
             from_blobs.insert(w.blob);
             wanted.extend_from_slice(&w.refs);
         }
-        for r in self.relations.values().filter(|r| r.matched) {
+        for r in self.relations.values().filter(|r| r.matched && !r.unplaced) {
             for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
                 if let Some((blob, refs)) = way_found(&self.ways, &self.member_ways, member) {
                     from_blobs.insert(blob);

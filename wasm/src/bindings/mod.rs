@@ -10,7 +10,8 @@ mod layout;
 pub use layout::{AreaCopy, FileLayout, FileOptimizer};
 
 use crate::query::area_filter::AreaFilter;
-use crate::assembly::{csv_header, csv_row, feature, CsvColumns};
+use crate::assembly::geometry::Shape;
+use crate::assembly::{csv_header, csv_row, feature, Assembler, CsvColumns, Match};
 use crate::element::ElementType;
 use crate::format::blob::blob_data;
 use crate::basemap::ContextNodes;
@@ -422,31 +423,42 @@ impl QueryAssembler {
         Ok(m.and_then(|m| serde_json::to_string(&m).ok()))
     }
 
-    /// Matches `start .. start + count` of the list as GeoJSON Features (RFC 7946) with their
-    /// geometry (see `Assembler::shape`) and the tags, `osm_type` and `osm_id` as properties,
-    /// joined by commas: a piece of the export.
-    #[wasm_bindgen(js_name = exportCsvHeader)]
     /// Starts a CSV export (RFC 4180): its header line, whose tag columns
     /// [`QueryAssembler::export_csv_rows`] then follows.
+    #[wasm_bindgen(js_name = exportCsvHeader)]
     pub fn export_csv_header(&mut self) -> String {
         self.csv_columns = CsvColumns::new(self.plan.answer_mut().tag_keys());
         csv_header(&self.csv_columns)
     }
 
-    /// Matches `start .. start + count` of the list as CSV lines (see `export_csv_header`).
+    /// Matches `start .. start + count` of the list as CSV lines (see `export_csv_header`),
+    /// each with its full geometry (`Assembler::export_shape`).
     #[wasm_bindgen(js_name = exportCsvRows)]
     pub fn export_csv_rows(&mut self, start: u32, count: u32) -> String {
-        let answer = self.plan.answer_mut();
-        let rows = answer.rows(start as usize, count as usize);
-        rows.iter().filter_map(|m| Some(csv_row(m, &answer.shape(m.element, m.id)?, &self.csv_columns))).collect()
+        let columns = &self.csv_columns;
+        exported(self.plan.answer_mut(), start, count, |m, shape| csv_row(m, shape, columns)).concat()
     }
 
+    /// Matches `start .. start + count` of the list as GeoJSON Features (RFC 7946) with their
+    /// full geometry (`Assembler::export_shape`; null for a match with none) and the tags,
+    /// `osm_type`, `osm_id` and any `problem` as properties, joined by commas: a piece of the export.
     #[wasm_bindgen(js_name = exportFeatures)]
     pub fn export_features(&mut self, start: u32, count: u32) -> String {
-        let answer = self.plan.answer_mut();
-        let rows = answer.rows(start as usize, count as usize);
-        rows.iter().filter_map(|m| Some(feature(m, &answer.shape(m.element, m.id)?))).collect::<Vec<_>>().join(",")
+        exported(self.plan.answer_mut(), start, count, feature).join(",")
     }
+}
+
+/// Matches `start .. start + count` of `answer`'s list, each written by `write` with its export
+/// shape and, should that have found a broken multipolygon, the reason.
+fn exported(answer: &mut Assembler, start: u32, count: u32, write: impl Fn(&Match, Option<&Shape>) -> String) -> Vec<String> {
+    let rows = answer.rows(start as usize, count as usize);
+    rows.into_iter()
+        .map(|mut m| {
+            let (shape, problem) = answer.export_shape(m.element, m.id);
+            m.problem = m.problem.or(problem);
+            write(&m, shape.as_ref())
+        })
+        .collect()
 }
 
 /// How many bytes at each end of its file the identity in the blob index `bytes` hashes

@@ -62,6 +62,25 @@ pub fn export_traps() -> Vec<u8> {
     file(&header_block(&FEATURES, HELSINKI_BBOX), &[primitive_block(&nodes, &[])])
 }
 
+/// Matches whose nodes or members are not in the file, as at an extract's edge: café node 1 at
+/// Helsinki's centre; way 20 (`amenity=cafe`) of nodes 900 and 901, not in the file; relation 30
+/// (`amenity=cafe`, a multipolygon) of way 999, not in the file; relation 31 (`amenity=cafe`) of
+/// node 1 and node 902 (not in the file); relation 32 (`amenity=cafe`) of relation 30 only.
+/// With no area, tags alone decide: 4 matches, way 20 and relation 30 with no geometry
+/// (relation 32, of a member relation alone, is placed by none: no match). Within 1000 m of
+/// the centre: node 1 and relation 31.
+pub fn members_missing() -> Vec<u8> {
+    let cafe: [(&str, &str); 2] = [("amenity", "cafe"), ("name", "Kahvila")];
+    let nodes = [NodeSpec { id: 1, lat: 60.1699, lon: 24.9384, tags: &cafe }];
+    let ways = [WaySpec { id: 20, refs: &[900, 901], tags: &[("amenity", "cafe"), ("name", "Nodes elsewhere")] }];
+    let relations = [
+        RelationSpec { id: 30, members: &[(1, 999, "outer")], tags: &[("type", "multipolygon"), ("amenity", "cafe"), ("name", "Ways elsewhere")] },
+        RelationSpec { id: 31, members: &[(0, 1, ""), (0, 902, "")], tags: &[("amenity", "cafe"), ("name", "Half here")] },
+        RelationSpec { id: 32, members: &[(2, 30, "")], tags: &[("amenity", "cafe"), ("name", "Relations only")] },
+    ];
+    file(&header_block(&FEATURES, HELSINKI_BBOX), &[with_relations(primitive_block(&nodes, &ways), &relations)])
+}
+
 /// Three `leisure=park` multipolygons 100–500 m from Helsinki's centre: relation 100 is valid
 /// (a shell joined from two ways, one reversed, around a hole), 101 has a ring left open,
 /// 102 is a bow tie (its ring crosses itself). Node `n` lies at centre + (dlat, dlon) × 0.001°.
@@ -123,7 +142,8 @@ const fn month(year: i64, month: i64) -> i64 {
 ///   its tags (2021-01, block 5).
 ///
 /// Cafés within 1000 m of (60.17, 24.94): as of 2020-07 nodes 1, 2, 5 and ways 10, 11, 12; as
-/// of 2021-07 way 10 (node 4 still inside); now node 7 and way 10; anywhere now node 1 too.
+/// of 2021-07 way 10 (node 4 still inside); now node 7 and way 10; anywhere now node 1 too, and
+/// way 11 with no geometry (its node deleted: with no area, tags alone decide).
 pub fn history() -> Vec<u8> {
     let v = |version, timestamp, visible| InfoSpec { version, timestamp, changeset: 1000 + timestamp / 86400, uid: 42, user: "mapper", visible };
     let node = |id, lat, lon, tags| NodeSpec { id, lat, lon, tags };
@@ -254,6 +274,8 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("hostile.osm.pbf", hostile()),
         ("export-traps.osm.pbf", export_traps()),
+        ("members-missing.osm.pbf", members_missing()),
+        ("pathological.osm.pbf", crate::testing::pathological::pathological()),
         ("unknown-feature.osm.pbf", unknown_feature()),
         ("history.osh.pbf", history()),
         ("lzma-blob.osm.pbf", lzma_blob()),

@@ -3,4 +3,5 @@
 
 pub mod encode;
 pub mod fixtures;
+pub mod pathological;
 pub mod planet_like;
