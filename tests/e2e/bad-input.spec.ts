@@ -218,6 +218,22 @@ test('with no area, a match none of whose nodes is in the file is counted, liste
   expect(features.filter((f) => f.geometry === null).map((f) => f.properties!.osm_id).sort()).toEqual([20, 30]);
 });
 
+test('pathological but valid data is answered and drawn in bounded time, the page staying usable', async ({ page }) => {
+  // fixtures::pathological: a park of 10 000 holes, a way of 100 000 nodes, a route of 50 000 ways.
+  await page.goto('/?q=leisure=park or highway=footway or route=hiking');
+  await page.locator('input[type=file]').setInputFiles(join(FIXTURE_DIR, 'pathological.osm.pbf'));
+  await expect(status(page)).toHaveText('done', { timeout: 30_000 });
+  await expect(count(page)).toHaveText('3');
+  await page.locator('[data-testid=result-item][data-osm-type=relation][data-osm-id="1"]').click();
+  await expect(page.getByTestId('popup')).toContainText('10001 members');
+  // The page still answers at once: the next question runs on the same file.
+  await page.getByLabel('Query', { exact: true }).fill('test=missing');
+  await page.getByRole('button', { name: 'Run query' }).click();
+  await expect(count(page)).toHaveText('1', { timeout: 10_000 });
+  await expect(status(page)).toHaveText('done');
+  await expect(page.locator('[data-testid=result-item].no-geometry')).toHaveCount(1);
+});
+
 test('the Content-Security-Policy blocks inline script', async ({ page }) => {
   await page.goto('/');
   const csp = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
