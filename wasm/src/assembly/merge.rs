@@ -88,7 +88,7 @@ impl Assembler {
         }
         let drawn = position.is_some();
         let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
-        self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta, refs: w.refs, fixed, position, unplaced: false, shape, shown });
+        self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta.map(Box::new), refs: w.refs, fixed, position, unplaced: false, shape: shape.map(Box::new), shown });
         self.changed(ElementType::Way, w.id, drawn);
     }
 

@@ -18,8 +18,8 @@ impl Assembler {
             let vertices = way.refs.iter().filter_map(|&r| locate(&mut self.locations, &mut self.outside, r)).collect();
             let shape = way_shape(&way.tags, &way.refs, vertices);
             let way = self.ways.get_mut(&id).expect("listed above");
-            if way.shape != shape {
-                way.shape = shape;
+            if way.shape.as_deref() != shape.as_ref() {
+                way.shape = shape.map(Box::new);
                 self.changed(ElementType::Way, id, true);
             }
         }
@@ -68,7 +68,7 @@ impl Assembler {
             ElementType::Way => {
                 let w = self.ways.get(&id)?;
                 let [lat, lon] = w.position?;
-                Some(w.shape.clone().unwrap_or(Shape::Point([e7(lat), e7(lon)])))
+                Some(w.shape.as_deref().cloned().unwrap_or(Shape::Point([e7(lat), e7(lon)])))
             }
             ElementType::Relation => {
                 let r = self.relations.get(&id).filter(|r| r.matched)?;
