@@ -205,8 +205,7 @@ export async function* streamPieces(stream: ReadableStream<Uint8Array>, signal?:
     for (;;) {
       const piece = await fillFrom(reader, buffers?.get(PIECE_BYTES) ?? new Uint8Array(PIECE_BYTES), signal, resume?.stallMs, resume?.perRead, resume?.waits);
       if (piece === STALLED) {
-        if (!resume?.reopen) throw new StalledError(at, resume!.stallMs);
-        yield* resumed(resume as Required<StallResume>, at, signal);
+        yield* afterStall(resume!, at, signal);
         return;
       }
       const { view, filled } = piece;
@@ -230,13 +229,18 @@ async function* chunksOf(stream: ReadableStream<Uint8Array>, signal?: AbortSigna
     const next = await chunks.next();
     if (next.done) {
       if (next.value === 'ended') return;
-      if (!resume?.reopen) throw new StalledError(at, resume!.stallMs);
-      yield* resumed(resume as Required<StallResume>, at, signal);
+      yield* afterStall(resume!, at, signal);
       return;
     }
     at += next.value.length;
     yield next.value;
   }
+}
+
+/** After a stall at byte `at`: the bytes from there on, reopened ({@link resumed}); without `reopen`, {@link StalledError}. */
+function afterStall(resume: StallResume, at: number, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
+  if (!resume.reopen) throw new StalledError(at, resume.stallMs);
+  return resumed(resume as Required<StallResume>, at, signal);
 }
 
 /** The bytes from byte `at` on, read again after a stall there: reopened from each later stall too, up to {@link MAX_STALLS}. */

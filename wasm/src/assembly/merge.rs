@@ -60,7 +60,7 @@ impl Assembler {
         for r in scan.relations {
             let Some(shown) = self.replaceable(ElementType::Relation, r.id, index) else { continue };
             let was = shown.sent;
-            let entry = RelationEntry { blob: index, tags: r.tags, meta: r.meta, members: r.members, matched: false, position: None, unplaced: false, shape: None, problem: None, shown };
+            let entry = RelationEntry { blob: index, tags: r.tags, meta: r.meta, members: r.members, position: None, unplaced: false, shape: None, problem: None, shown };
             self.relations.insert(r.id, entry);
             if was {
                 self.changed(ElementType::Relation, r.id, false); // placed again by finish()
@@ -224,11 +224,11 @@ impl Assembler {
         ids.sort_unstable();
         for (_, id) in ids {
             let way = self.ways.get_mut(&id).expect("listed above");
-            let position = mean_location(&mut self.locations, &way.refs, self.inside_all);
-            let unplaced = everywhere && position.is_none() && mean_location(&mut self.locations, &way.refs, false).is_none();
+            let (position, unplaced) = placing(&mut self.locations, &way.refs, self.inside_all, everywhere);
             if way.position != position || way.unplaced != unplaced {
                 (way.position, way.unplaced) = (position, unplaced);
-                self.changed(ElementType::Way, id, position.is_some() || unplaced);
+                let matched = way.is_match();
+                self.changed(ElementType::Way, id, matched);
             }
         }
         let ids: Vec<i64> = self.relations.keys().copied().collect();
@@ -239,12 +239,11 @@ impl Assembler {
             // One of member relations alone is not placed by them (they are not followed), and
             // is no match, as libosmium-based answers count (r15851272 in malta.osm.pbf).
             let of_nodes_or_ways = relation.members.iter().any(|m| m.0 != 2);
-            let position = mean_location(&mut self.locations, &nodes, self.inside_all);
-            let unplaced = everywhere && of_nodes_or_ways && position.is_none() && mean_location(&mut self.locations, &nodes, false).is_none();
-            let matched = position.is_some() || unplaced;
+            let (position, unplaced) = placing(&mut self.locations, &nodes, self.inside_all, everywhere && of_nodes_or_ways);
             let relation = self.relations.get_mut(&id).expect("listed");
-            if relation.matched != matched || relation.position != position || relation.unplaced != unplaced {
-                (relation.matched, relation.position, relation.unplaced) = (matched, position, unplaced);
+            if relation.position != position || relation.unplaced != unplaced {
+                (relation.position, relation.unplaced) = (position, unplaced);
+                let matched = relation.is_match();
                 self.changed(ElementType::Relation, id, matched);
             }
         }

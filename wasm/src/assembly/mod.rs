@@ -188,7 +188,6 @@ struct RelationEntry {
     tags: Vec<Tag>,
     meta: Option<Meta>,
     members: Vec<Member>,
-    matched: bool,
     /// Mean `[lat, lon]` (degrees) of its members' nodes in the area (None when none is known).
     position: Option<[f64; 2]>,
     /// Matched with no position: no area, and none of its members' nodes is in the file.
@@ -196,6 +195,13 @@ struct RelationEntry {
     shape: Option<Shape>,
     problem: Option<String>,
     shown: Shown,
+}
+
+impl RelationEntry {
+    /// Whether it is a match now: placed, or matched by its tags alone.
+    fn is_match(&self) -> bool {
+        self.position.is_some() || self.unplaced
+    }
 }
 
 /// The blobs and node ids of the targeted second read.
@@ -403,7 +409,7 @@ impl Assembler {
         match t {
             ElementType::Node => self.nodes.get(&id).map(|n| [n.lat, n.lon]),
             ElementType::Way => self.ways.get(&id)?.position,
-            ElementType::Relation => self.relations.get(&id).filter(|r| r.matched)?.position,
+            ElementType::Relation => self.relations.get(&id)?.position,
         }
     }
 
@@ -412,7 +418,7 @@ impl Assembler {
         match t {
             ElementType::Node => self.nodes.contains_key(&id),
             ElementType::Way => self.ways.get(&id).is_some_and(WayEntry::is_match),
-            ElementType::Relation => self.relations.get(&id).is_some_and(|r| r.matched),
+            ElementType::Relation => self.relations.get(&id).is_some_and(RelationEntry::is_match),
         }
     }
 
@@ -478,6 +484,15 @@ fn mean_location(locations: &mut LocationStore, refs: &[i64], all: bool) -> Opti
         n += 1;
     }
     (n > 0 && (!all || n as usize == refs.len())).then(|| [lat as f64 / n as f64 * 1e-7, lon as f64 / n as f64 * 1e-7])
+}
+
+/// Where a way or relation whose nodes are `refs` is placed ([`mean_location`], `all` for
+/// `inside=all`), and whether, not placed, it still matches unplaced: when `by_tags` (no area:
+/// tags alone decide) and none of `refs` is located at all.
+fn placing(locations: &mut LocationStore, refs: &[i64], all: bool, by_tags: bool) -> (Option<[f64; 2]>, bool) {
+    let position = mean_location(locations, refs, all);
+    let unplaced = by_tags && position.is_none() && mean_location(locations, refs, false).is_none();
+    (position, unplaced)
 }
 
 /// Degrees to 1e-7 degrees (OSM's precision), rounded.

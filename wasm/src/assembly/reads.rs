@@ -203,7 +203,7 @@ impl Assembler {
             from_blobs.insert(w.blob);
             wanted.extend_from_slice(&w.refs);
         }
-        for r in self.relations.values().filter(|r| r.matched && !r.unplaced) {
+        for r in self.relations.values().filter(|r| r.position.is_some()) {
             for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
                 if let Some((blob, refs)) = way_found(&self.ways, &self.member_ways, member) {
                     from_blobs.insert(blob);

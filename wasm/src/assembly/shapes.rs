@@ -23,7 +23,7 @@ impl Assembler {
                 self.changed(ElementType::Way, id, true);
             }
         }
-        let ids: Vec<i64> = self.relations.iter().filter(|(_, r)| r.matched && !r.unplaced).map(|(&id, _)| id).collect();
+        let ids: Vec<i64> = self.relations.iter().filter(|(_, r)| r.position.is_some()).map(|(&id, _)| id).collect();
         for id in ids {
             let (shape, problem) = self.relation_shape(id);
             let relation = self.relations.get_mut(&id).expect("listed above");
@@ -71,7 +71,7 @@ impl Assembler {
                 Some(w.shape.as_deref().cloned().unwrap_or(Shape::Point([e7(lat), e7(lon)])))
             }
             ElementType::Relation => {
-                let r = self.relations.get(&id).filter(|r| r.matched)?;
+                let r = self.relations.get(&id).filter(|r| r.is_match())?;
                 r.shape.clone().or_else(|| r.position.map(|[lat, lon]| Shape::Point([e7(lat), e7(lon)])))
             }
         }
@@ -97,7 +97,7 @@ impl Assembler {
                 None => (None, None),
             },
             ElementType::Relation => match self.relations.get(&id) {
-                Some(r) if r.matched && !r.unplaced && r.shape.is_none() => self.relation_shape(id),
+                Some(r) if r.position.is_some() && r.shape.is_none() => self.relation_shape(id),
                 _ => (None, None),
             },
         };

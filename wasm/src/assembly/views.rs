@@ -83,7 +83,7 @@ impl Assembler {
             self.unsorted.clear();
             let nodes = self.nodes.keys().map(|&id| (ElementType::Node, id));
             let ways = self.ways.iter().filter(|(_, w)| w.is_match()).map(|(&id, _)| (ElementType::Way, id));
-            let relations = self.relations.iter().filter(|(_, r)| r.matched).map(|(&id, _)| (ElementType::Relation, id));
+            let relations = self.relations.iter().filter(|(_, r)| r.is_match()).map(|(&id, _)| (ElementType::Relation, id));
             self.unsorted.extend(nodes.chain(ways).chain(relations));
             self.sorted_valid = true;
         }
