@@ -206,6 +206,7 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
   list.reset((start, count) => client.rows(start, count));
   tagStats.clear();
   progress.setCount(0);
+  progress.setMapSample(1, 0);
   exportButton.disabled = csvButton.disabled = saveIndexButton.disabled = true;
   progress.setAreaCopy('none');
   runFileName = name.split('/').pop() || 'file.osm.pbf';
@@ -259,10 +260,11 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
       }
     },
     onAreaCopy: (state, share, bytes, message) => progress.setAreaCopy(state, share, bytes, message),
-    onChanges: (changes, count) => {
+    onChanges: (changes, count, mapSample) => {
       drawWaitingBbox();
       void mapView.applyChanges(changes);
       progress.setCount(count);
+      progress.setMapSample(mapSample, count);
       list.setCount(count);
     },
     onConfirm: confirmDownload,

@@ -23,6 +23,7 @@ export class ProgressView {
   private status: HTMLElement;
   private stats: HTMLElement;
   private count: HTMLElement;
+  private mapSample: HTMLElement;
   private basemap: HTMLElement;
   private areaCopy: HTMLElement;
   private areaCopyNote: HTMLElement;
@@ -32,6 +33,7 @@ export class ProgressView {
     this.status = root.querySelector('[data-testid=status]')!;
     this.stats = root.querySelector('#stats')!;
     this.count = root.querySelector('[data-testid=result-count]')!;
+    this.mapSample = root.querySelector('[data-testid=map-sample]')!;
     this.basemap = root.querySelector('[data-testid=basemap-note]')!;
     this.areaCopy = root.querySelector('#area-copy')!;
     this.areaCopyNote = root.querySelector('[data-testid=area-copy-note]')!;
@@ -67,6 +69,19 @@ export class ProgressView {
 
   setCount(n: number): void {
     this.count.textContent = String(n);
+  }
+
+  /**
+   * Says when the map draws a sample of the answer (1 match in `oneIn` of `count`, see the
+   * crate's `MAP_MAX_FEATURES`); hidden when it draws every match.
+   */
+  setMapSample(oneIn: number, count: number): void {
+    this.mapSample.hidden = oneIn <= 1;
+    this.mapSample.textContent =
+      oneIn <= 1
+        ? ''
+        : `Too many matches to draw one by one: the map draws 1 in ${oneIn}, picked evenly ` +
+          `(about ${Math.round(count / oneIn).toLocaleString('en')} of ${count.toLocaleString('en')}). The list and the exports hold every match.`;
   }
 
   update(p: Progress): void {

@@ -15,8 +15,11 @@ export interface RunHandlers {
   /** What is known about the file: once its header is read, again after a whole read. */
   onFileInfo?: (info: FileInfo) => void;
   onProgress?: (progress: Progress) => void;
-  /** Map changes (`{remove, add}`, see `FromQueryWorker`) and the match count after them. */
-  onChanges?: (changes: { remove: number[]; add: GeoJSON.Feature[] }, count: number) => void;
+  /**
+   * Map changes (`{remove, add}`, see `FromQueryWorker`), the match count after them, and the
+   * map's sample (it draws 1 match in `mapSample`).
+   */
+  onChanges?: (changes: { remove: number[]; add: GeoJSON.Feature[] }, count: number, mapSample: number) => void;
   /**
    * After a run's end: its basemap (`features`, a FeatureCollection whose features carry
    * `{class}`, see {@link contextFeatures}), or null with a `note` saying why not; with
@@ -122,7 +125,7 @@ export class QueryClient {
     const h = this.handlers;
     if (msg.type === 'file-info') h.onFileInfo?.(msg.info);
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
-    else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count);
+    else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count, msg.mapSample);
     else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note, msg.drawing);
     else if (msg.type === 'area-copy') h.onAreaCopy?.(msg.state, msg.share, msg.bytes, msg.message);
     else if (msg.type === 'confirm') {

@@ -13,6 +13,12 @@ import type { Match } from '../workers/types';
 const ROW_HEIGHT = 24;
 /** Rows drawn above and below the visible ones. */
 const OVERSCAN = 10;
+/**
+ * The tallest the list is made, in CSS pixels: browsers cap an element's height (Chromium near
+ * 33.5 M px, Firefox near 17.9 M), and 4 million rows would need 100 M. Past it the scrollbar
+ * maps its range onto the rows: row positions then follow the scroll (see {@link ResultList.topIndex}).
+ */
+const MAX_LIST_HEIGHT = 8_000_000;
 
 /** Fetches `count` rows from `start` in the table's order. */
 export type RowSource = (start: number, count: number) => Promise<Match[]>;
@@ -74,7 +80,7 @@ export class ResultList {
   /** The answer now has `count` matches: resize and redraw the rows in view. */
   setCount(count: number): void {
     this.count = count;
-    this.list.style.height = `${count * ROW_HEIGHT}px`;
+    this.list.style.height = `${Math.min(count * ROW_HEIGHT, MAX_LIST_HEIGHT)}px`;
     this.refresh();
   }
 
@@ -129,16 +135,32 @@ export class ResultList {
     });
   }
 
+  /**
+   * The row at the top of the view, fractional: the scroll position in rows, or past
+   * {@link MAX_LIST_HEIGHT} the scroll range's share of the rows that can be scrolled past.
+   */
+  private topIndex(): number {
+    const natural = this.count * ROW_HEIGHT;
+    if (natural <= MAX_LIST_HEIGHT) return this.scroller.scrollTop / ROW_HEIGHT;
+    const view = this.scroller.clientHeight;
+    const range = MAX_LIST_HEIGHT - view;
+    return range > 0 ? (Math.min(this.scroller.scrollTop, range) / range) * ((natural - view) / ROW_HEIGHT) : 0;
+  }
+
   private async draw(): Promise<void> {
     const generation = this.generation;
-    const first = Math.max(0, Math.floor(this.scroller.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const top = this.topIndex();
+    // Where row `index` is drawn: at index × ROW_HEIGHT, or in a scaled list where the scroll is.
+    const scaled = this.count * ROW_HEIGHT > MAX_LIST_HEIGHT;
+    const rowTop = (index: number) => (scaled ? this.scroller.scrollTop + (index - top) * ROW_HEIGHT : index * ROW_HEIGHT);
+    const first = Math.max(0, Math.floor(top) - OVERSCAN);
     const visible = Math.ceil(this.scroller.clientHeight / ROW_HEIGHT) + 2 * OVERSCAN;
     const last = Math.min(this.count, first + visible);
     const rows = await this.rows(first, last - first);
     if (generation !== this.generation) return;
     // A row keeps its element while it stays in view: replacing it between a press and a
     // release on it would lose the click (the browser sends none to a removed element).
-    const shown = new Map(rows.map((match, i) => [first + i, { match, li: this.fill(this.shown.get(first + i)?.li ?? document.createElement('li'), match, first + i) }]));
+    const shown = new Map(rows.map((match, i) => [first + i, { match, li: this.fill(this.shown.get(first + i)?.li ?? document.createElement('li'), match, first + i, rowTop(first + i)) }]));
     for (const [index, { li }] of this.shown) if (!shown.has(index)) li.remove();
     let previous: HTMLLIElement | null = null;
     for (const { li } of shown.values()) {
@@ -150,10 +172,10 @@ export class ResultList {
   }
 
   /**
-   * Writes match `m` as row `index` into `li`, reusing its cells: text is changed in place, so
-   * the element under the pointer stays (see {@link draw}).
+   * Writes match `m` as row `index` into `li`, `top` CSS pixels from the list's top, reusing its
+   * cells: text is changed in place, so the element under the pointer stays (see {@link draw}).
    */
-  private fill(li: HTMLLIElement, m: Match, index: number): HTMLLIElement {
+  private fill(li: HTMLLIElement, m: Match, index: number, top: number): HTMLLIElement {
     const texts = [m.type, String(m.id), labelText(m), ...this.tagColumns.map((k) => m.tags.find(([key]) => key === k)?.[1] ?? '')];
     while (li.children.length > texts.length) li.lastElementChild!.remove();
     texts.forEach((text, i) => {
@@ -163,7 +185,7 @@ export class ResultList {
       if (i !== 2) cell.title = text; // the name's tooltip is the popup
     });
     li.value = index + 1;
-    li.style.top = `${index * ROW_HEIGHT}px`;
+    li.style.top = `${top}px`;
     li.dataset.index = String(index);
     li.dataset.testid = 'result-item';
     li.dataset.osmType = m.type;

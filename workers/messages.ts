@@ -73,9 +73,10 @@ export type RunEvent =
   /**
    * Map changes since the last ones, as numbers (transferred): `[r, r feature ids to remove, then
    * (feature id, lon, lat) per feature to add]`, to apply in that order; a feature id is
-   * `osm id × 4 + type` (0 node, 1 way). Then the match count after them.
+   * `osm id × 4 + type` (0 node, 1 way). Then the match count after them, and the map's sample:
+   * it draws 1 match in `mapSample` (1 but for answers too large to draw whole).
    */
-  | { type: 'changes'; run: number; changes: Float64Array; count: number }
+  | { type: 'changes'; run: number; changes: Float64Array; count: number; mapSample: number }
   /** A large download from another origin waits for the page's yes (`confirmed`). */
   | { type: 'confirm'; run: number; host: string; bytes: number }
   /** `blobIndex`: an index of the run's file is at hand, or is being finished (the `blob-index` call waits for it and gives it). */

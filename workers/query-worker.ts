@@ -153,7 +153,7 @@ function flushChanges(run: Run): void {
   const count = run.assembler.count();
   do {
     const changes = run.assembler.drainChanges(CHANGES_MAX_FEATURES);
-    post({ type: 'changes', run: run.id, changes, count }, [changes.buffer]);
+    post({ type: 'changes', run: run.id, changes, count, mapSample: run.assembler.mapSample() }, [changes.buffer]);
   } while (run.assembler.pendingChanges() > 0);
 }
 

@@ -77,8 +77,6 @@ interface PlannedRead {
   frames: PlannedFrame[] | null;
   /** The blobs were read before: progress counts them as read again. */
   reread: boolean;
-  /** The ids the blobs are searched for. */
-  wanted: Float64Array;
 }
 
 const DECODES = ['scan', 'locate-ways', 'locate-nodes', 'basemap', 'index-pages'] as const;
@@ -86,7 +84,7 @@ const DECODES = ['scan', 'locate-ways', 'locate-nodes', 'basemap', 'index-pages'
 function nextRead(assembler: QueryAssembler): PlannedRead | null {
   const read = assembler.nextRead();
   if (!read) return null;
-  return { decode: DECODES[read[0]], frames: read[1] ? null : plannedFrames(read, 3), reread: read[2] === 1, wanted: new Float64Array(assembler.wanted()) };
+  return { decode: DECODES[read[0]], frames: read[1] ? null : plannedFrames(read, 3), reread: read[2] === 1 };
 }
 
 /** Passes the decode workers' query on to `pool` whenever the plan changed it. */
@@ -180,7 +178,8 @@ export async function runQuery(
       if (read.decode === 'scan') return pool.scan(frame);
       if (read.decode === 'basemap') return pool.context(frame).then((features) => features.buffer as ArrayBuffer);
       const f = byOffset.get(frame.offset)!;
-      return pool.locate(frame, read.wanted.slice(f.from, f.to), read.decode === 'locate-ways');
+      // The blob's own ids only, asked for as it comes: all of them can be tens of millions.
+      return pool.locate(frame, assembler.wantedOf(f.from, f.to), read.decode === 'locate-ways');
     };
     const frames = read.frames
       ? readFramesAt(source, read.frames, options)

@@ -260,6 +260,19 @@ test('the whole 110 MB synthetic file as the area: every node located, the data 
   await expect(count(page)).toHaveText('4560');
 });
 
+test('an answer too large to draw whole: the map draws an even sample and says so, the list holds every match', async ({ page }) => {
+  // 421 620 matches: past the crate's MAP_MAX_FEATURES (25 000), 1 in 32 is drawn.
+  await page.goto('/?q=building');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta-x20-synthetic.osm.pbf'));
+  await expect(status(page)).toHaveText('done', { timeout: 150_000 });
+  await expect(count(page)).toHaveText('421620');
+  await expect(page.getByTestId('map-sample')).toBeVisible();
+  await expect(page.getByTestId('map-sample')).toHaveText(/the map draws 1 in 32, picked evenly \(about 13,176 of 421,620\)\. The list and the exports hold every match\./);
+  // The list reaches its last row.
+  await page.getByTestId('result-scroll').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(page.locator('[data-testid=result-item][value="421620"]')).toBeVisible();
+});
+
 /** The decode pool's size as the page computes it (workers/pool/pool.ts): one per core, at most 32.
  * Waiting for that many workers, not for the first, keeps a slow start from being read as the pool. */
 function poolSize(page: Page): Promise<number> {

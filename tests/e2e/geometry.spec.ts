@@ -100,6 +100,7 @@ test('a whole-file answer exports whole: every match, written in pieces', async 
   await page.goto('/?q=building');
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
   await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+  await expect(page.getByTestId('map-sample')).toBeHidden(); // 21 081 matches are drawn whole
   const download = page.waitForEvent('download');
   await page.getByTestId('export-geojson').click();
   const exported = JSON.parse(readFileSync(await (await download).path(), 'utf8'));

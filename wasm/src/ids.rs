@@ -8,7 +8,7 @@ pub const NO_LOCATION: i32 = i32::MIN;
 
 /// `ids.partition_point(|&x| x <= id)` for ascending `ids`, found by galloping from `hint`
 /// outwards (any hint is correct; a near one makes it O(log distance) instead of O(log n)).
-pub(crate) fn upper_bound_near(ids: &[i64], id: i64, hint: usize) -> usize {
+pub(crate) fn upper_bound_near<T: Ord + Copy>(ids: &[T], id: T, hint: usize) -> usize {
     let n = ids.len();
     let hint = hint.min(n);
     if hint < n && ids[hint] <= id {

@@ -36,7 +36,7 @@ pub mod testing;
 
 pub use assembly::geometry::{ring_area2, Shape};
 pub use assembly::read_plan::{Blobs, Decode, Found, PlannedBlob, Read, ReadPlan};
-pub use assembly::{label_of, Assembler, FileFacts, IdRanges, Match, DEFAULT_LOCATION_BUDGET, MAX_SHAPES, NO_MEMBER_IN_FILE, NO_NODE_IN_FILE};
+pub use assembly::{label_of, Assembler, FileFacts, IdRanges, Match, DEFAULT_LOCATION_BUDGET, MAP_MAX_FEATURES, MAX_SHAPES, NO_MEMBER_IN_FILE, NO_NODE_IN_FILE};
 pub use basemap::{context_ways, ContextNodes, CONTEXT_MAX_AREA_KM2};
 pub use element::{ElementType, Member, Tag};
 pub use error::DecodeError;
@@ -49,6 +49,6 @@ pub use layout::{area_within, copy_bbox, hilbert_key, optimize, AreaCopier, Layo
 pub use index::{BlobIndex, Cells, FileIdentity, IndexEntry, IndexError, IndexHead, IndexedPlan, CELL_LEVEL, STUB_BASE, WORLD_E7};
 pub use query::area::{haversine_m, Area, EARTH_RADIUS_M};
 pub use query::{Inside, PreparedQuery, Query};
-pub use reader::{scan_file, scan_file_indexed, scan_file_paged, scan_file_prepared, scan_file_with_budget, FileScan};
+pub use reader::{read_answer, scan_file, scan_file_indexed, scan_file_paged, scan_file_prepared, scan_file_with_budget, FileScan};
 pub use scan::{locate_nodes, locate_ways, scan_blob, scan_block, BlockScan};
 pub use summary::{BlockSummary, Counts};

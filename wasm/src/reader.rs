@@ -99,6 +99,23 @@ fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: I
         IndexUse::None => {}
     }
     let ways_scanned = drive(&mut plan, file, &mut pages)?;
+    finish_scan(plan, file, pages, ways_scanned)
+}
+
+/// Runs every read of `prepared` over `file` held in memory (no blob index, at most `budget`
+/// node locations kept in the first read) and returns the plan, whose answer
+/// ([`ReadPlan::answer_mut`]) is then complete: what a caller measures or walks without
+/// [`FileScan`]'s copy of every match.
+///
+/// Errors: as [`scan_file`].
+pub fn read_answer(file: &[u8], prepared: &PreparedQuery, budget: usize) -> Result<ReadPlan, DecodeError> {
+    let mut plan = ReadPlan::new(prepared, budget);
+    drive(&mut plan, file, &mut Pages { bytes: &[], fetched: 0 })?;
+    Ok(plan)
+}
+
+/// The basemap read after the answer's, and the answer copied out into a [`FileScan`].
+fn finish_scan(mut plan: ReadPlan, file: &[u8], mut pages: Pages, ways_scanned: usize) -> Result<(FileScan, u64), DecodeError> {
     let header = plan.header().cloned().ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
     let index = plan.blob_index(FileIdentity::of_file(file));
     let context = match plan.ask_basemap() {

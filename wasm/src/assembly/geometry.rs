@@ -186,7 +186,7 @@ pub fn way_shape(tags: &[Tag], refs: &[i64], vertices: Vec<[i32; 2]>) -> Option<
 /// node's location is unknown). Roles are not needed: rings are classed by nesting.
 pub struct MemberWay<'a> {
     pub id: i64,
-    pub refs: &'a [i64],
+    pub refs: std::borrow::Cow<'a, [i64]>,
     pub vertices: Vec<Option<[i32; 2]>>,
 }
 
@@ -423,7 +423,7 @@ mod tests {
     }
 
     fn member<'a>(id: i64, _role: &str, refs: &'a [i64], at: &[[i32; 2]]) -> MemberWay<'a> {
-        MemberWay { id, refs, vertices: at.iter().map(|&p| Some(p)).collect() }
+        MemberWay { id, refs: refs.into(), vertices: at.iter().map(|&p| Some(p)).collect() }
     }
 
     #[test]

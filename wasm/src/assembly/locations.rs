@@ -1,5 +1,6 @@
-//! Node locations by id, for placing ways: 16 bytes a node (id, and lat/lon in 1e-7 degrees),
-//! kept as the sorted chunks the blocks deliver, looked up in O(log n).
+//! Node locations by id, for placing ways: 12 bytes a node (id as an offset within its block,
+//! and lat/lon in 1e-7 degrees), kept as the sorted chunks the blocks deliver, looked up in
+//! O(log n).
 //!
 //! Chunks arrive in any order. When their id ranges do not overlap (a file sorted by id, the
 //! usual case) a lookup is a binary search over the chunks' first ids, then inside one. When they
@@ -14,10 +15,63 @@ use crate::ids::upper_bound_near;
 pub use crate::ids::NO_LOCATION;
 
 
+/// A chunk's ids, ascending: as offsets from the first when they span less than 2^32, as a
+/// block's nodes do (4 bytes an id instead of 8: a whole-file answer holds tens of millions).
+enum ChunkIds {
+    Near { first: i64, offsets: Vec<u32> },
+    Far(Vec<i64>),
+}
+
+impl ChunkIds {
+    fn new(ids: Vec<i64>) -> ChunkIds {
+        match (ids.first(), ids.last()) {
+            (Some(&first), Some(&last)) if last.wrapping_sub(first) as u64 <= u64::from(u32::MAX) => {
+                ChunkIds::Near { first, offsets: ids.iter().map(|&id| (id - first) as u32).collect() }
+            }
+            _ => ChunkIds::Far(ids),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            ChunkIds::Near { offsets, .. } => offsets.len(),
+            ChunkIds::Far(ids) => ids.len(),
+        }
+    }
+
+    /// The id at position `i`.
+    fn at(&self, i: usize) -> i64 {
+        match self {
+            ChunkIds::Near { first, offsets } => first + i64::from(offsets[i]),
+            ChunkIds::Far(ids) => ids[i],
+        }
+    }
+
+    /// [`upper_bound_near`] over the ids.
+    fn upper_bound_near(&self, id: i64, hint: usize) -> usize {
+        match self {
+            ChunkIds::Far(ids) => upper_bound_near(ids, id, hint),
+            ChunkIds::Near { first, offsets } => {
+                if id < *first {
+                    return 0;
+                }
+                match u32::try_from(id.abs_diff(*first)) {
+                    Ok(offset) => upper_bound_near(offsets, offset, hint),
+                    Err(_) => offsets.len(), // above every id
+                }
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = i64> + '_ {
+        (0..self.len()).map(|i| self.at(i))
+    }
+}
+
 /// One block's node locations, ids ascending.
 struct Chunk {
     blob: u32,
-    ids: Vec<i64>,
+    ids: ChunkIds,
     lats_e7: Vec<i32>,
     lons_e7: Vec<i32>,
     /// For a merged chunk: the blob of each location (a chunk's own `blob` otherwise).
@@ -29,14 +83,14 @@ impl Chunk {
     /// (see [`upper_bound_near`]).
     fn get(&self, id: i64, hint: usize) -> (Option<(i32, i32)>, usize) {
         // The last of equal ids: a block that repeats an id answers with its later copy.
-        let at = upper_bound_near(&self.ids, id, hint);
-        let found = at > 0 && self.ids[at - 1] == id && self.lats_e7[at - 1] != NO_LOCATION;
+        let at = self.ids.upper_bound_near(id, hint);
+        let found = at > 0 && self.ids.at(at - 1) == id && self.lats_e7[at - 1] != NO_LOCATION;
         (found.then(|| (self.lats_e7[at - 1], self.lons_e7[at - 1])), at)
     }
 
     /// Whether `id` lies within the chunk's id range (held or not).
     fn holds_range_of(&self, id: i64) -> bool {
-        self.ids[0] <= id && id <= self.ids[self.ids.len() - 1]
+        self.ids.at(0) <= id && id <= self.ids.at(self.ids.len() - 1)
     }
 }
 
@@ -68,7 +122,7 @@ impl LocationStore {
         if let Some(Index::Merged(merged)) = self.index.take() {
             self.chunks = vec![merged];
         }
-        self.chunks.push(Chunk { blob, ids, lats_e7, lons_e7, blobs: None });
+        self.chunks.push(Chunk { blob, ids: ChunkIds::new(ids), lats_e7, lons_e7, blobs: None });
     }
 
     /// How many locations are held.
@@ -119,7 +173,7 @@ impl LocationStore {
             Some(Index::Merged(chunk)) => Some(chunk),
             _ => None,
         };
-        self.chunks.iter().chain(merged).flat_map(|c| c.ids.iter().copied())
+        self.chunks.iter().chain(merged).flat_map(|c| c.ids.iter())
     }
 
     /// Every location held, ids ascending (a duplicate id once, as [`LocationStore::get`] answers
@@ -134,7 +188,7 @@ impl LocationStore {
         };
         for c in order {
             for i in (0..c.ids.len()).filter(|&i| c.lats_e7[i] != NO_LOCATION) {
-                ids.push(c.ids[i]);
+                ids.push(c.ids.at(i));
                 lats.push(c.lats_e7[i]);
                 lons.push(c.lons_e7[i]);
             }
@@ -145,8 +199,9 @@ impl LocationStore {
     /// The chunks ordered by their first id, if no two ranges overlap.
     fn disjoint_order(&self) -> Option<Vec<usize>> {
         let mut order: Vec<usize> = (0..self.chunks.len()).collect();
-        order.sort_unstable_by_key(|&c| self.chunks[c].ids[0]);
-        let disjoint = order.windows(2).all(|w| self.chunks[w[0]].ids.last() < self.chunks[w[1]].ids.first());
+        order.sort_unstable_by_key(|&c| self.chunks[c].ids.at(0));
+        let last = |c: usize| self.chunks[c].ids.at(self.chunks[c].ids.len() - 1);
+        let disjoint = order.windows(2).all(|w| last(w[0]) < self.chunks[w[1]].ids.at(0));
         disjoint.then_some(order)
     }
 
@@ -156,27 +211,28 @@ impl LocationStore {
         }
         self.last = (0, 0);
         if let Some(order) = self.disjoint_order() {
-            let firsts = order.iter().map(|&c| self.chunks[c].ids[0]).collect();
+            let firsts = order.iter().map(|&c| self.chunks[c].ids.at(0)).collect();
             self.index = Some(Index::Disjoint { order, firsts });
             return;
         }
         let mut all: Vec<(i64, u32, i32, i32)> = Vec::with_capacity(self.len);
         for c in std::mem::take(&mut self.chunks) {
             let blob_of = |i: usize| c.blobs.as_ref().map_or(c.blob, |b| b[i]);
-            all.extend((0..c.ids.len()).map(|i| (c.ids[i], blob_of(i), c.lats_e7[i], c.lons_e7[i])));
+            all.extend((0..c.ids.len()).map(|i| (c.ids.at(i), blob_of(i), c.lats_e7[i], c.lons_e7[i])));
         }
         all.sort_unstable_by_key(|&(id, blob, _, _)| (id, blob));
         // Keep the last of each id: the one from the latest blob.
-        let mut merged = Chunk { blob: 0, ids: Vec::new(), lats_e7: Vec::new(), lons_e7: Vec::new(), blobs: Some(Vec::new()) };
+        let (mut ids, mut lats_e7, mut lons_e7, mut blobs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, &(id, blob, y, x)) in all.iter().enumerate() {
             if all.get(i + 1).is_some_and(|next| next.0 == id) {
                 continue;
             }
-            merged.ids.push(id);
-            merged.lats_e7.push(y);
-            merged.lons_e7.push(x);
-            merged.blobs.as_mut().expect("set above").push(blob);
+            ids.push(id);
+            lats_e7.push(y);
+            lons_e7.push(x);
+            blobs.push(blob);
         }
+        let merged = Chunk { blob: 0, ids: ChunkIds::new(ids), lats_e7, lons_e7, blobs: Some(blobs) };
         self.len = merged.ids.len();
         self.index = Some(Index::Merged(merged));
     }
@@ -212,6 +268,19 @@ mod tests {
             let held = (0..100).contains(&id) || (500..600).contains(&id) || (1000..1100).contains(&id);
             assert_eq!(s.get(id), held.then_some((id as i32, id as i32)), "id {id}");
         }
+    }
+
+    #[test]
+    fn ids_far_apart_in_one_chunk_are_kept_whole() {
+        let mut s = LocationStore::default();
+        let far = 1 << 40;
+        s.add(0, vec![-far, 3, far], vec![1, 2, 3], vec![0, 0, 0]);
+        s.add(2, vec![far * 4, far * 4 + 1], vec![6, 7], vec![0, 0]);
+        s.add(1, vec![far + 10, far + 12], vec![4, 5], vec![0, 0]);
+        assert_eq!([-far, 3, far, far + 10, far + 12, far * 4 + 1, far + 11, 4, i64::MAX, i64::MIN].map(|id| s.get(id).map(|l| l.0)), [Some(1), Some(2), Some(3), Some(4), Some(5), Some(7), None, None, None, None]);
+        let mut ids: Vec<i64> = s.ids().collect();
+        ids.sort_unstable();
+        assert_eq!(ids, vec![-far, 3, far, far + 10, far + 12, far * 4, far * 4 + 1]);
     }
 
     #[test]

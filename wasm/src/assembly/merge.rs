@@ -50,7 +50,8 @@ impl Assembler {
         let all_located = self.area_nodes_seen == AreaNodesSeen::All && !self.overflowed && !everywhere;
         for n in scan.nodes {
             let Some(shown) = self.replaceable(ElementType::Node, n.id, index) else { continue };
-            self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags: n.tags, meta: n.meta, shown });
+            let tags = self.shared_tags(n.tags);
+            self.nodes.insert(n.id, NodeEntry { blob: index, lat: n.lat, lon: n.lon, tags, meta: n.meta, shown });
             self.changed(ElementType::Node, n.id, true);
         }
         for w in scan.ways {
@@ -88,7 +89,8 @@ impl Assembler {
         }
         let drawn = position.is_some();
         let shape = if fixed { way_shape(&w.tags, &w.refs, w.vertices) } else { None };
-        self.ways.insert(w.id, WayEntry { blob: index, tags: w.tags, meta: w.meta.map(Box::new), refs: w.refs, fixed, position, unplaced: false, shape: shape.map(Box::new), shown });
+        let tags = self.shared_tags(w.tags);
+        self.ways.insert(w.id, Box::new(WayEntry { blob: index, tags, meta: w.meta.map(Box::new), refs: Refs::new(&w.refs), fixed, position, unplaced: false, shape: shape.map(Box::new), shown }));
         self.changed(ElementType::Way, w.id, drawn);
     }
 
@@ -159,7 +161,7 @@ impl Assembler {
     fn drop_ways_outside(&mut self) {
         let (locations, all, dropped_in) = (&mut self.locations, self.inside_all, &mut self.dropped_in);
         self.ways.retain(|_, w| {
-            let keep = w.fixed || w.position.is_some() || w.shown.sent || w.shown.queued || mean_location(locations, &w.refs, all).is_some();
+            let keep = w.fixed || w.position.is_some() || w.shown.sent || w.shown.queued || mean_location(locations, &w.refs.to_vec(), all).is_some();
             if !keep {
                 dropped_in.push(w.blob);
             }
@@ -168,6 +170,8 @@ impl Assembler {
         dropped_in.sort_unstable();
         dropped_in.dedup();
         self.ways.shrink_to_fit();
+        // The sets only dropped ways had (the set's own reference is the last).
+        self.tag_sets.retain(|set| std::sync::Arc::strong_count(set) > 1);
     }
 
     /// Whether blob `index`'s copy of `(t, id)` replaces what is held (no copy, or one from an
@@ -191,12 +195,15 @@ impl Assembler {
 
     /// Records that the match `(t, id)` changed; `drawn` is whether it is a match now.
     pub(super) fn changed(&mut self, t: ElementType, id: i64, drawn: bool) {
+        let fid = t.feature_id(id);
         let shown = self.shown_mut(t, id).expect("just inserted");
-        let (was_sent, was_queued) = (shown.sent, shown.queued);
+        let (was_sent, was_queued, was_on_map) = (shown.sent, shown.queued, shown.on_map);
         shown.sent = drawn;
-        shown.queued = was_queued || drawn;
+        shown.on_map = false;
+        if was_on_map {
+            self.removed.push(fid);
+        }
         if was_sent {
-            self.removed.push(t.feature_id(id));
             self.matched -= 1;
             if !drawn {
                 self.sorted_valid = false; // it leaves the list
@@ -206,7 +213,12 @@ impl Assembler {
         }
         if drawn {
             self.matched += 1;
-            if !was_queued {
+            if self.map_sample.raise_for(self.matched).is_some() {
+                self.map_sample_raised = true;
+            }
+            // Only what the map's sample draws waits for it: the sample only ever shrinks.
+            if !was_queued && self.map_sample.keeps(fid) {
+                self.shown_mut(t, id).expect("just inserted").queued = true;
                 self.queue.push((t, id));
             }
         }
@@ -220,11 +232,13 @@ impl Assembler {
         let everywhere = self.area.is_everywhere();
         // In the order of their first refs: the lookups then walk the locations forwards (a
         // way's nodes mostly lie together) instead of jumping about as the map's order would.
-        let mut ids: Vec<(i64, i64)> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, w)| (w.refs.first().copied().unwrap_or(0), id)).collect();
+        let mut ids: Vec<(i64, i64)> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, w)| (w.refs.first().unwrap_or(0), id)).collect();
         ids.sort_unstable();
+        // Most of them join the list now: room at once, not doubled as they come.
+        self.unsorted.reserve_exact(ids.len() + self.relations.len());
         for (_, id) in ids {
             let way = self.ways.get_mut(&id).expect("listed above");
-            let (position, unplaced) = placing(&mut self.locations, &way.refs, self.inside_all, everywhere);
+            let (position, unplaced) = placing(&mut self.locations, &way.refs.to_vec(), self.inside_all, everywhere);
             if way.position != position || way.unplaced != unplaced {
                 (way.position, way.unplaced) = (position, unplaced);
                 let matched = way.is_match();

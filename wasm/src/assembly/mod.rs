@@ -40,7 +40,7 @@
 //! as points, but exported with their full geometry ([`Assembler::export_shape`]).
 //!
 //! The assembler also keeps what the page shows: a queue of changes for the map
-//! ([`Assembler::drain_changes`]) and the matches sorted by label, then type and id
+//! ([`Assembler::drain_changes`]; past [`MAP_MAX_FEATURES`] matches, of an even sample of them) and the matches sorted by label, then type and id
 //! ([`Assembler::rows`]).
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -58,9 +58,14 @@ use crate::scan::{BlockScan, WayCandidate};
 use crate::summary::{BlockSummary, Counts};
 use geometry::{assemble_multipolygon, member_lines, way_shape, MemberWay, Shape};
 use locations::{LocationStore, NO_LOCATION};
+use refs::Refs;
+use std::borrow::Cow;
 
 mod export;
+mod list;
+mod map_sample;
 mod merge;
+mod refs;
 pub mod geometry;
 pub mod locations;
 pub mod read_plan;
@@ -70,7 +75,9 @@ pub mod table;
 mod views;
 
 pub use export::{csv_header, csv_row, feature, CsvColumns};
+pub use map_sample::MAP_MAX_FEATURES;
 pub use views::label_of;
+use map_sample::MapSample;
 
 /// One answer to a query: an element and where it is drawn (degrees WGS84).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -141,6 +148,10 @@ pub const NO_MEMBER_IN_FILE: &str = "no geometry: none of its members' nodes is 
 /// (the page clusters them, and 400 000 building outlines would not stay fluid).
 pub const MAX_SHAPES: usize = 10_000;
 
+/// A node's or way's tags, shared by every match that has the same ones (see
+/// [`Assembler::shared_tags`]).
+type TagSet = std::sync::Arc<[Tag]>;
+
 /// What the map and list were last told about one match.
 #[derive(Default)]
 struct Shown {
@@ -148,24 +159,25 @@ struct Shown {
     sent: bool,
     /// It waits in [`Assembler::drain_changes`]'s queue.
     queued: bool,
+    /// The map has been given it (and not told to remove it since).
+    on_map: bool,
 }
 
 struct NodeEntry {
     blob: u32,
     lat: f64,
     lon: f64,
-    tags: Vec<Tag>,
+    tags: TagSet,
     meta: Option<Meta>,
     shown: Shown,
 }
 
 struct WayEntry {
     blob: u32,
-    tags: Vec<Tag>,
-    /// Boxed, as the shape: a whole-file answer holds millions of ways in a hash table at most
-    /// 7/8 full, so each byte of the entry costs about two (168 → 96 bytes an entry).
+    tags: TagSet,
+    /// Boxed, as the shape: most ways have none, or have it only late.
     meta: Option<Box<Meta>>,
-    refs: Vec<i64>,
+    refs: Refs,
     /// Placed by its own block (LocationsOnWays): never recomputed.
     fixed: bool,
     position: Option<[f64; 2]>,
@@ -249,7 +261,7 @@ pub struct Assembler {
     pub decoded: Counts,
     blobs: Vec<BlobEntry>,
     nodes: FxHashMap<i64, NodeEntry>,
-    ways: FxHashMap<i64, WayEntry>,
+    ways: Ways,
     relations: FxHashMap<i64, RelationEntry>,
     /// Node refs of member ways that are not candidates themselves: `(blob, refs)`.
     member_ways: MemberWays,
@@ -263,11 +275,18 @@ pub struct Assembler {
     /// History files: the latest blob holding a version of `(type, id)` at or before the
     /// query's moment; what earlier blobs gave of it is dropped by `finish`.
     superseded: FxHashMap<(ElementType, i64), u32>,
+    /// Every tag set of the nodes and ways held, once (see [`Assembler::shared_tags`]).
+    tag_sets: FxHashSet<TagSet>,
     queue: Vec<(ElementType, i64)>,
     removed: Vec<i64>,
+    /// Which matches the map draws (all, up to [`MAP_MAX_FEATURES`]).
+    map_sample: MapSample,
+    /// The sample was raised since the last drain: the features it now leaves out are to be
+    /// removed.
+    map_sample_raised: bool,
     matched: usize,
     /// Matches by (label, type, id); `sorted_valid` false when it must be rebuilt.
-    sorted: Vec<(String, ElementType, i64)>,
+    sorted: list::SortedRows,
     unsorted: Vec<(ElementType, i64)>,
     sorted_valid: bool,
     /// The list's order when not by label: (column, descending), see [`crate::assembly::table::order`].
@@ -321,10 +340,13 @@ impl Assembler {
             overflowed: false,
             inside_all: false,
             superseded: FxHashMap::default(),
+            tag_sets: FxHashSet::default(),
             queue: Vec::new(),
             removed: Vec::new(),
+            map_sample: MapSample::default(),
+            map_sample_raised: false,
             matched: 0,
-            sorted: Vec::new(),
+            sorted: list::SortedRows::default(),
             unsorted: Vec::new(),
             sorted_valid: true,
             order: None,
@@ -390,6 +412,17 @@ impl Assembler {
         self.ways.len()
     }
 
+    /// `tags` as the set held for every node and way that has them: answers of millions repeat
+    /// a few sets (`building=yes`) over and over, kept once each (`docs/decisions.md`).
+    fn shared_tags(&mut self, tags: Vec<Tag>) -> TagSet {
+        if let Some(set) = self.tag_sets.get(tags.as_slice()) {
+            return set.clone();
+        }
+        let set: TagSet = tags.into();
+        self.tag_sets.insert(set.clone());
+        set
+    }
+
     /// The display state of `(t, id)`, if held.
     fn shown_mut(&mut self, t: ElementType, id: i64) -> Option<&mut Shown> {
         match t {
@@ -400,7 +433,7 @@ impl Assembler {
     }
 
     /// The node refs of way `id`, if known (a candidate way, or a member way read for a relation).
-    fn way_refs(&self, id: i64) -> Option<&[i64]> {
+    fn way_refs(&self, id: i64) -> Option<Cow<'_, [i64]>> {
         way_refs(&self.ways, &self.member_ways, id)
     }
 
@@ -417,7 +450,7 @@ impl Assembler {
     fn is_match(&self, t: ElementType, id: i64) -> bool {
         match t {
             ElementType::Node => self.nodes.contains_key(&id),
-            ElementType::Way => self.ways.get(&id).is_some_and(WayEntry::is_match),
+            ElementType::Way => self.ways.get(&id).is_some_and(|w| w.is_match()),
             ElementType::Relation => self.relations.get(&id).is_some_and(RelationEntry::is_match),
         }
     }
@@ -429,8 +462,8 @@ impl Assembler {
         }
         let at = self.position(t, id);
         let (tags, members, problem, meta) = match t {
-            ElementType::Node => self.nodes.get(&id).map(|n| (n.tags.clone(), Vec::new(), None, n.meta.clone()))?,
-            ElementType::Way => self.ways.get(&id).map(|w| (w.tags.clone(), Vec::new(), w.unplaced.then(|| NO_NODE_IN_FILE.to_string()), w.meta.as_deref().cloned()))?,
+            ElementType::Node => self.nodes.get(&id).map(|n| (n.tags.to_vec(), Vec::new(), None, n.meta.clone()))?,
+            ElementType::Way => self.ways.get(&id).map(|w| (w.tags.to_vec(), Vec::new(), w.unplaced.then(|| NO_NODE_IN_FILE.to_string()), w.meta.as_deref().cloned()))?,
             ElementType::Relation => self
                 .relations
                 .get(&id)
@@ -441,17 +474,22 @@ impl Assembler {
     }
 }
 
+/// The candidate and matched ways by id. Each entry boxed: a whole-file answer holds millions,
+/// in a hash table at most 7/8 full whose size doubles, so an entry in the table itself would
+/// cost up to twice its size (`docs/decisions.md`).
+type Ways = FxHashMap<i64, Box<WayEntry>>;
+
 /// Node refs of member ways by id, with the blob each came from.
 type MemberWays = FxHashMap<i64, (u32, Vec<i64>)>;
 
 /// The node refs of way `id`: a candidate way's, or a member way's read for a relation.
-fn way_refs<'a>(ways: &'a FxHashMap<i64, WayEntry>, members: &'a MemberWays, id: i64) -> Option<&'a [i64]> {
+fn way_refs<'a>(ways: &'a Ways, members: &'a MemberWays, id: i64) -> Option<Cow<'a, [i64]>> {
     way_found(ways, members, id).map(|(_, refs)| refs)
 }
 
 /// The blob way `id` came from and its node refs: a candidate way's, else a member way's.
-fn way_found<'a>(ways: &'a FxHashMap<i64, WayEntry>, members: &'a MemberWays, id: i64) -> Option<(u32, &'a [i64])> {
-    ways.get(&id).map(|w| (w.blob, w.refs.as_slice())).or_else(|| members.get(&id).map(|m| (m.0, m.1.as_slice())))
+fn way_found<'a>(ways: &'a Ways, members: &'a MemberWays, id: i64) -> Option<(u32, Cow<'a, [i64]>)> {
+    ways.get(&id).map(|w| (w.blob, Cow::Owned(w.refs.to_vec()))).or_else(|| members.get(&id).map(|m| (m.0, Cow::Borrowed(m.1.as_slice()))))
 }
 
 /// Where node `id` is, `[lat_e7, lon_e7]`: in the area's locations, else in those the geometry
@@ -462,12 +500,12 @@ fn locate(locations: &mut LocationStore, outside: &mut LocationStore, id: i64) -
 
 /// The node ids of a relation's members: its node members and its member ways' nodes (those
 /// whose refs are known), in member order.
-fn member_nodes(r: &RelationEntry, ways: &FxHashMap<i64, WayEntry>, member_ways: &MemberWays) -> Vec<i64> {
+fn member_nodes(r: &RelationEntry, ways: &Ways, member_ways: &MemberWays) -> Vec<i64> {
     let mut nodes = Vec::new();
     for &(t, member, _) in &r.members {
         match t {
             0 => nodes.push(member),
-            1 => nodes.extend_from_slice(way_refs(ways, member_ways, member).unwrap_or_default()),
+            1 => nodes.extend_from_slice(&way_refs(ways, member_ways, member).unwrap_or_default()),
             _ => {}
         }
     }

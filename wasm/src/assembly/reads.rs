@@ -165,10 +165,13 @@ impl Assembler {
         if !self.overflowed {
             return None;
         }
-        let mut wanted: Vec<i64> = self.ways.values().filter(|w| !w.fixed).flat_map(|w| w.refs.iter().copied()).collect();
-        for r in self.relations.values() {
-            wanted.extend(member_nodes(r, &self.ways, &self.member_ways));
-        }
+        // Sized at once: tens of millions of ids in a whole-file answer, where doubling as it
+        // grows would hold up to twice that.
+        let members: Vec<i64> = self.relations.values().flat_map(|r| member_nodes(r, &self.ways, &self.member_ways)).collect();
+        let refs = self.ways.values().filter(|w| !w.fixed).map(|w| w.refs.len()).sum::<usize>();
+        let mut wanted: Vec<i64> = Vec::with_capacity(refs + members.len());
+        wanted.extend(self.ways.values().filter(|w| !w.fixed).flat_map(|w| w.refs.iter()));
+        wanted.extend(members);
         wanted.sort_unstable();
         wanted.dedup();
         let blobs = self.blobs_where(|b| b.summary.may_hold_node(&wanted) && self.area.meets_bbox_e7(b.summary.bbox_e7));
@@ -196,24 +199,37 @@ impl Assembler {
     /// [`Assembler::finish`]. Also for answers over [`MAX_SHAPES`], drawn as points: their
     /// exports carry the full geometry.
     pub fn geometry_read(&mut self) -> Option<SecondRead> {
-        // The ways whose nodes are wanted, and the blobs they came from.
+        // With no area, the first read kept every node location of the file, or the second read
+        // fetched every node of the candidates: a node not located now is not in the file.
+        if self.area.is_everywhere() {
+            return None;
+        }
+        // The nodes not located yet, and the blobs of their ways (the ways in the order of
+        // their first refs, so that the lookups walk the locations forwards).
         let mut from_blobs: FxHashSet<u32> = FxHashSet::default();
         let mut wanted: Vec<i64> = Vec::new();
-        for w in self.ways.values().filter(|w| !w.fixed && w.position.is_some()) {
-            from_blobs.insert(w.blob);
-            wanted.extend_from_slice(&w.refs);
+        let (locations, outside) = (&mut self.locations, &mut self.outside);
+        let mut missing = |blob: u32, refs: &[i64]| {
+            let before = wanted.len();
+            wanted.extend(refs.iter().copied().filter(|&r| locate(locations, outside, r).is_none()));
+            if wanted.len() > before {
+                from_blobs.insert(blob);
+            }
+        };
+        let mut matched: Vec<(i64, &WayEntry)> = self.ways.values().filter(|w| !w.fixed && w.position.is_some()).map(|w| (w.refs.first().unwrap_or(0), &**w)).collect();
+        matched.sort_unstable_by_key(|&(first, _)| first);
+        for (_, w) in matched {
+            missing(w.blob, &w.refs.to_vec());
         }
         for r in self.relations.values().filter(|r| r.position.is_some()) {
             for &(_, member, _) in r.members.iter().filter(|m| m.0 == 1) {
                 if let Some((blob, refs)) = way_found(&self.ways, &self.member_ways, member) {
-                    from_blobs.insert(blob);
-                    wanted.extend_from_slice(refs);
+                    missing(blob, &refs);
                 }
             }
         }
         wanted.sort_unstable();
         wanted.dedup();
-        wanted.retain(|&r| locate(&mut self.locations, &mut self.outside, r).is_none());
         if wanted.is_empty() {
             return None;
         }

@@ -15,8 +15,9 @@ impl Assembler {
         let ids: Vec<i64> = self.ways.iter().filter(|(_, w)| !w.fixed && w.position.is_some()).map(|(&id, _)| id).collect();
         for id in ids {
             let way = &self.ways[&id];
-            let vertices = way.refs.iter().filter_map(|&r| locate(&mut self.locations, &mut self.outside, r)).collect();
-            let shape = way_shape(&way.tags, &way.refs, vertices);
+            let refs = way.refs.to_vec();
+            let vertices = refs.iter().filter_map(|&r| locate(&mut self.locations, &mut self.outside, r)).collect();
+            let shape = way_shape(&way.tags, &refs, vertices);
             let way = self.ways.get_mut(&id).expect("listed above");
             if way.shape.as_deref() != shape.as_ref() {
                 way.shape = shape.map(Box::new);
@@ -91,8 +92,9 @@ impl Assembler {
             ElementType::Way => match self.ways.get(&id).filter(|w| !w.fixed && w.shape.is_none() && w.position.is_some()) {
                 Some(w) => {
                     let (locations, outside) = (&mut self.locations, &mut self.outside);
-                    let vertices = w.refs.iter().filter_map(|&r| locate(locations, outside, r)).collect();
-                    (way_shape(&w.tags, &w.refs, vertices), None)
+                    let refs = w.refs.to_vec();
+                    let vertices = refs.iter().filter_map(|&r| locate(locations, outside, r)).collect();
+                    (way_shape(&w.tags, &refs, vertices), None)
                 }
                 None => (None, None),
             },

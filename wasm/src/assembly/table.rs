@@ -22,11 +22,11 @@ fn cell(text: &str) -> Cell<'_> {
     }
 }
 
-/// The positions of `rows` (in their label order) sorted by `column`: `type`, `id`,
-/// `distance`, `name`, or a tag key; ties keep the label order. `tags` gives a row's tags,
-/// `distance` its distance in metres from the area's centre (None: no centre).
+/// The positions of `rows` (types and ids in their label order) sorted by `column`: `type`,
+/// `id`, `distance`, `name`, or a tag key; ties keep the label order. `tags` gives a row's
+/// tags, `distance` its distance in metres from the area's centre (None: no centre).
 pub fn order<'a>(
-    rows: &[(String, ElementType, i64)],
+    rows: impl Iterator<Item = (ElementType, i64)>,
     tags: impl Fn(ElementType, i64) -> Option<&'a [Tag]>,
     distance: impl Fn(ElementType, i64) -> Option<f64>,
     column: &str,
@@ -36,14 +36,13 @@ pub fn order<'a>(
         tags(t, id)?.iter().find(|(k, _)| k == column).map(|(_, v)| cell(v))
     };
     let mut keyed: Vec<(Option<Cell>, usize)> = rows
-        .iter()
         .enumerate()
-        .map(|(i, (_, t, id))| {
+        .map(|(i, (t, id))| {
             let key = match column {
-                "type" => Some(Cell::Number(*t as u8 as f64)),
-                "id" => Some(Cell::Number(*id as f64)),
-                "distance" => distance(*t, *id).map(Cell::Number),
-                _ => value(*t, *id),
+                "type" => Some(Cell::Number(t as u8 as f64)),
+                "id" => Some(Cell::Number(id as f64)),
+                "distance" => distance(t, id).map(Cell::Number),
+                _ => value(t, id),
             };
             (key, i)
         })
@@ -127,15 +126,15 @@ mod tests {
 
     #[test]
     fn orders_by_a_column_numbers_by_value_and_missing_last() {
-        let rows: Vec<(String, ElementType, i64)> = vec![("a".into(), ElementType::Way, 3), ("b".into(), ElementType::Node, 1), ("c".into(), ElementType::Node, 2), ("d".into(), ElementType::Node, 4)];
+        let rows: Vec<(ElementType, i64)> = vec![(ElementType::Way, 3), (ElementType::Node, 1), (ElementType::Node, 2), (ElementType::Node, 4)];
         let all: Vec<(i64, Vec<Tag>)> = vec![(3, tags(&[("levels", "10")])), (1, tags(&[("levels", "9")])), (2, tags(&[])), (4, tags(&[("levels", "x")]))];
         let of = |_: ElementType, id: i64| all.iter().find(|(i, _)| *i == id).map(|(_, t)| t.as_slice());
         let metres = |_: ElementType, id: i64| [None, Some(50.0), Some(7.5), Some(300.0)].get(id as usize - 1).copied().flatten();
-        assert_eq!(order(&rows, of, metres, "levels", false), vec![1, 0, 3, 2], "9 < 10 < text, missing last");
-        assert_eq!(order(&rows, of, metres, "levels", true), vec![3, 0, 1, 2], "descending, missing still last");
-        assert_eq!(order(&rows, of, metres, "id", true), vec![3, 0, 2, 1]);
-        assert_eq!(order(&rows, of, metres, "type", false), vec![1, 2, 3, 0]);
-        assert_eq!(order(&rows, of, metres, "distance", false), vec![0, 2, 3, 1], "7.5 < 50 < 300, none last");
+        assert_eq!(order(rows.iter().copied(), of, metres, "levels", false), vec![1, 0, 3, 2], "9 < 10 < text, missing last");
+        assert_eq!(order(rows.iter().copied(), of, metres, "levels", true), vec![3, 0, 1, 2], "descending, missing still last");
+        assert_eq!(order(rows.iter().copied(), of, metres, "id", true), vec![3, 0, 2, 1]);
+        assert_eq!(order(rows.iter().copied(), of, metres, "type", false), vec![1, 2, 3, 0]);
+        assert_eq!(order(rows.iter().copied(), of, metres, "distance", false), vec![0, 2, 3, 1], "7.5 < 50 < 300, none last");
     }
 
     #[test]

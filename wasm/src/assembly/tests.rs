@@ -214,3 +214,33 @@ fn a_matched_way_gets_its_full_geometry_from_the_geometry_read() {
     assert_eq!(changes, vec![1.0, 41.0, 41.0, 1.0, 2.0, 0.0, 0.0, 1.0, 0.0], "removed as a point, added as a line");
     assert!(a.geometry_read().is_none(), "nothing missing any more");
 }
+
+#[test]
+fn past_the_limit_the_map_draws_an_even_sample_and_takes_off_what_leaves_it() {
+    let matched = |ids: std::ops::Range<i64>| {
+        let mut scan = BlockScan::default();
+        for id in ids {
+            scan.summary.add_node(id, 0, 0);
+            scan.nodes.push(MatchedNode { id, lat: 0.0, lon: 0.0, tags: tags("n"), meta: None });
+        }
+        scan
+    };
+    // Points only: `[r, r feature ids, then (feature id, kind 0, lon, lat) per point]`.
+    let apply = |on_map: &mut FxHashSet<i64>, changes: Vec<f64>| {
+        let r = changes[0] as usize;
+        changes[1..=r].iter().for_each(|&fid| assert!(on_map.remove(&(fid as i64)), "removes what is drawn"));
+        changes[1 + r..].chunks(4).for_each(|p| assert!(on_map.insert(p[0] as i64), "adds what is not"));
+    };
+    let (limit, mut on_map) = (MAP_MAX_FEATURES as i64, FxHashSet::default());
+    let mut a = Assembler::new(everywhere(), 100);
+    a.add_block(1, 0, 0, matched(1..limit)).unwrap();
+    apply(&mut on_map, a.drain_changes(usize::MAX));
+    assert_eq!((on_map.len(), a.map_sample()), (limit as usize - 1, 1), "up to the limit, every match");
+    a.add_block(2, 10, 10, matched(limit..3 * limit)).unwrap();
+    apply(&mut on_map, a.drain_changes(usize::MAX));
+    assert_eq!((a.len(), a.map_sample()), (3 * limit as usize - 1, 4));
+    let sample: FxHashSet<i64> = (1..3 * limit).map(|id| ElementType::Node.feature_id(id)).filter(|&fid| a.map_sample.keeps(fid)).collect();
+    let (extra, missing) = (on_map.difference(&sample).count(), sample.difference(&on_map).count());
+    assert_eq!((extra, missing, on_map.len()), (0, 0, sample.len()), "the sample, and only it, is on the map");
+    assert!(on_map.len().abs_diff(3 * limit as usize / 4) < limit as usize / 20, "about a quarter: {}", on_map.len());
+}

@@ -16,7 +16,24 @@ impl Assembler {
     /// its feature id and its shape as [`Shape::encode`] writes it]` (degrees WGS84), to apply
     /// in that order. A feature id is [`ElementType::feature_id`]: the element's type and id can
     /// be read back from it.
+    ///
+    /// Past [`MAP_MAX_FEATURES`] matches only an even sample of them is drawn ([`Assembler::map_sample`]):
+    /// as the answer grows, the features the sample leaves out are removed, and only those it
+    /// keeps are queued.
     pub fn drain_changes(&mut self, max: usize) -> Vec<f64> {
+        if std::mem::take(&mut self.map_sample_raised) {
+            let now = self.map_sample;
+            // On the map and left out now: taken off (and noted so).
+            let off = |fid: i64, shown: &mut Shown| {
+                let off = shown.on_map && !now.keeps(fid);
+                shown.on_map &= !off;
+                off
+            };
+            let nodes = self.nodes.iter_mut().map(|(&id, e)| (ElementType::Node.feature_id(id), &mut e.shown));
+            let ways = self.ways.iter_mut().map(|(&id, e)| (ElementType::Way.feature_id(id), &mut e.shown));
+            let relations = self.relations.iter_mut().map(|(&id, e)| (ElementType::Relation.feature_id(id), &mut e.shown));
+            self.removed.extend(nodes.chain(ways).chain(relations).filter_map(|(fid, shown)| off(fid, shown).then_some(fid)));
+        }
         let take = self.queue.len().min(max);
         let mut out = Vec::with_capacity(1 + self.removed.len() + take * 5);
         out.push(self.removed.len() as f64);
@@ -24,7 +41,11 @@ impl Assembler {
         let rest = self.queue.split_off(take);
         for (t, id) in std::mem::replace(&mut self.queue, rest) {
             self.shown_mut(t, id).expect("queued").queued = false;
+            if !self.map_sample.keeps(t.feature_id(id)) {
+                continue;
+            }
             if let Some(shape) = self.shape(t, id) {
+                self.shown_mut(t, id).expect("queued").on_map = true;
                 out.push(t.feature_id(id) as f64);
                 shape.encode(&mut out);
             }
@@ -33,20 +54,27 @@ impl Assembler {
     }
 
 
+    /// The map draws 1 match in this many (1 up to [`MAP_MAX_FEATURES`] matches, see
+    /// [`Assembler::drain_changes`]).
+    pub fn map_sample(&self) -> u64 {
+        self.map_sample.one_in()
+    }
+
+
     /// `count` matches from position `start` in the stable order (label, then type and id),
     /// where the label is the `name` tag, else the first tag as `key=value`.
     pub fn rows(&mut self, start: usize, count: usize) -> Vec<Match> {
         self.sort();
         let Some((column, descending)) = &self.order else {
-            return self.sorted.iter().skip(start).take(count).filter_map(|(_, t, id)| self.get(*t, *id)).collect();
+            return self.sorted.iter().skip(start).take(count).filter_map(|(t, id)| self.get(t, id)).collect();
         };
         if self.view_version != self.sorted_version {
             // From the position alone: a whole match (its tags cloned) per row would be wasted here.
             let distance = |t, id| self.position(t, id).and_then(|[lat, lon]| self.area.distance_m(lat, lon));
-            self.view = crate::assembly::table::order(&self.sorted, |t, id| self.tags_of(t, id), distance, column, *descending);
+            self.view = crate::assembly::table::order(self.sorted.iter(), |t, id| self.tags_of(t, id), distance, column, *descending);
             self.view_version = self.sorted_version;
         }
-        self.view.iter().skip(start).take(count).filter_map(|&i| self.get(self.sorted[i].1, self.sorted[i].2)).collect()
+        self.view.iter().skip(start).take(count).filter_map(|&i| { let (t, id) = self.sorted.at(i); self.get(t, id) }).collect()
     }
 
 
@@ -60,18 +88,14 @@ impl Assembler {
 
     /// The tags of a match (or of a candidate that is not one yet).
     pub fn tags_of(&self, t: ElementType, id: i64) -> Option<&[Tag]> {
-        match t {
-            ElementType::Node => self.nodes.get(&id).map(|n| n.tags.as_slice()),
-            ElementType::Way => self.ways.get(&id).map(|w| w.tags.as_slice()),
-            ElementType::Relation => self.relations.get(&id).map(|r| r.tags.as_slice()),
-        }
+        tags_of(&self.nodes, &self.ways, &self.relations, t, id)
     }
 
 
     /// Tag statistics of the answer (see [`crate::assembly::table::tag_stats`]).
     pub fn tag_stats(&mut self, key: Option<&str>, top: usize) -> crate::assembly::table::TagStats {
         self.sort();
-        let items = self.sorted.iter().filter_map(|&(_, t, id)| Some((t, self.tags_of(t, id)?)));
+        let items = self.sorted.iter().filter_map(|(t, id)| Some((t, self.tags_of(t, id)?)));
         crate::assembly::table::tag_stats(items, key, top)
     }
 
@@ -91,29 +115,11 @@ impl Assembler {
             return;
         }
         self.sorted_version += 1;
-        let mut fresh: Vec<(String, ElementType, i64)> =
-            self.unsorted.drain(..).collect::<Vec<_>>().into_iter().filter_map(|(t, id)| Some((self.label(t, id)?, t, id))).collect();
-        fresh.sort_unstable();
-        // Merge: O(n + k) for k new rows, not a full sort each time rows are asked for.
-        let old = std::mem::take(&mut self.sorted);
-        let mut merged = Vec::with_capacity(old.len() + fresh.len());
-        let (mut a, mut b) = (old.into_iter().peekable(), fresh.into_iter().peekable());
-        loop {
-            let take_a = match (a.peek(), b.peek()) {
-                (Some(x), Some(y)) => x <= y,
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (None, None) => break,
-            };
-            merged.push(if take_a { a.next() } else { b.next() }.expect("peeked"));
-        }
-        merged.dedup();
-        self.sorted = merged;
-    }
-
-
-    fn label(&self, t: ElementType, id: i64) -> Option<String> {
-        Some(label_of(self.tags_of(t, id)?))
+        // Taken, not drained: its room goes back too (millions of rows at the end of a read).
+        let unsorted = std::mem::take(&mut self.unsorted);
+        let (nodes, ways, relations) = (&self.nodes, &self.ways, &self.relations);
+        let tags = |t, id| tags_of(nodes, ways, relations, t, id);
+        self.sorted.add(unsorted, |t, id, out| tags(t, id).map(|tags| write_label(tags, out)).is_some());
     }
 
 
@@ -121,7 +127,7 @@ impl Assembler {
     pub fn tag_keys(&mut self) -> Vec<String> {
         self.sort();
         let mut seen: FxHashSet<&str> = FxHashSet::default();
-        for &(_, t, id) in &self.sorted {
+        for (t, id) in self.sorted.iter() {
             seen.extend(self.tags_of(t, id).into_iter().flatten().map(|(k, _)| k.as_str()));
         }
         let mut keys: Vec<String> = seen.into_iter().map(String::from).collect();
@@ -136,10 +142,30 @@ impl Assembler {
     }
 }
 
+/// The tags of `(t, id)` among those held.
+fn tags_of<'a>(nodes: &'a FxHashMap<i64, NodeEntry>, ways: &'a Ways, relations: &'a FxHashMap<i64, RelationEntry>, t: ElementType, id: i64) -> Option<&'a [Tag]> {
+    match t {
+        ElementType::Node => nodes.get(&id).map(|n| &n.tags[..]),
+        ElementType::Way => ways.get(&id).map(|w| &w.tags[..]),
+        ElementType::Relation => relations.get(&id).map(|r| r.tags.as_slice()),
+    }
+}
+
 /// The list label of an element: its `name`, else its first tag as `key=value`.
 pub fn label_of(tags: &[Tag]) -> String {
+    let mut label = String::new();
+    write_label(tags, &mut label);
+    label
+}
+
+/// Writes [`label_of`]`(tags)` at the end of `out`.
+fn write_label(tags: &[Tag], out: &mut String) {
     match tags.iter().find(|(k, _)| k == "name") {
-        Some((_, name)) => name.clone(),
-        None => tags.first().map(|(k, v)| format!("{k}={v}")).unwrap_or_default(),
+        Some((_, name)) => out.push_str(name),
+        None => {
+            if let Some((k, v)) = tags.first() {
+                out.extend([k.as_str(), "=", v.as_str()]);
+            }
+        }
     }
 }

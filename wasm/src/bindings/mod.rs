@@ -263,9 +263,15 @@ impl QueryAssembler {
         Ok(Some(out))
     }
 
-    /// The ids the read under way looks for, ascending (exact up to 2^53).
-    pub fn wanted(&self) -> Vec<f64> {
-        self.wanted.iter().map(|&id| id as f64).collect()
+    /// The ids the read under way looks for in one blob: its slice `from..to` (as
+    /// [`QueryAssembler::next_read`] gives them) of them all, ascending (exact up to 2^53). One
+    /// blob's at a time: a whole-file answer's second read wants tens of millions.
+    ///
+    /// Throws when `from..to` is not within them.
+    #[wasm_bindgen(js_name = wantedOf)]
+    pub fn wanted_of(&self, from: u32, to: u32) -> Result<Vec<f64>, JsError> {
+        let ids = self.wanted.get(from as usize..to as usize).ok_or_else(|| JsError::new("no such slice of the wanted ids"))?;
+        Ok(ids.iter().map(|&id| id as f64).collect())
     }
 
     /// Takes the OSMHeader frame's Blob (frame at byte `offset`, `size` bytes) and returns its
@@ -402,6 +408,13 @@ impl QueryAssembler {
     #[wasm_bindgen(js_name = drainChanges)]
     pub fn drain_changes(&mut self, max: u32) -> Vec<f64> {
         self.plan.answer_mut().drain_changes(max as usize)
+    }
+
+    /// The map draws 1 match in this many: 1, or past `MAP_MAX_FEATURES` matches an even
+    /// sample's rate (see `Assembler::drain_changes`).
+    #[wasm_bindgen(js_name = mapSample)]
+    pub fn map_sample(&self) -> u32 {
+        self.plan.answer().map_sample() as u32
     }
 
     /// How many map changes wait to be drained.
