@@ -230,13 +230,10 @@ impl Assembler {
     pub fn finish(&mut self) {
         self.drop_superseded();
         let everywhere = self.area.is_everywhere();
-        // In the order of their first refs: the lookups then walk the locations forwards (a
-        // way's nodes mostly lie together) instead of jumping about as the map's order would.
-        let mut ids: Vec<(i64, i64)> = self.ways.iter().filter(|(_, w)| !w.fixed).map(|(&id, w)| (w.refs.first().unwrap_or(0), id)).collect();
-        ids.sort_unstable();
+        let ids = self.ways_by_first_ref(|w| !w.fixed);
         // Most of them join the list now: room at once, not doubled as they come.
         self.unsorted.reserve_exact(ids.len() + self.relations.len());
-        for (_, id) in ids {
+        for id in ids {
             let way = self.ways.get_mut(&id).expect("listed above");
             let (position, unplaced) = placing(&mut self.locations, &way.refs.to_vec(), self.inside_all, everywhere);
             if way.position != position || way.unplaced != unplaced {

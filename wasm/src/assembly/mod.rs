@@ -423,6 +423,15 @@ impl Assembler {
         set
     }
 
+    /// The ids of the ways `keep` selects, in the order of their first refs: looking up their
+    /// nodes one way after another then walks the locations forwards (a way's nodes mostly lie
+    /// together) instead of jumping about as the table's order would.
+    fn ways_by_first_ref(&self, keep: impl Fn(&WayEntry) -> bool) -> Vec<i64> {
+        let mut ids: Vec<(i64, i64)> = self.ways.iter().filter(|(_, w)| keep(w)).map(|(&id, w)| (w.refs.first().unwrap_or(0), id)).collect();
+        ids.sort_unstable();
+        ids.into_iter().map(|(_, id)| id).collect()
+    }
+
     /// The display state of `(t, id)`, if held.
     fn shown_mut(&mut self, t: ElementType, id: i64) -> Option<&mut Shown> {
         match t {

@@ -204,8 +204,8 @@ impl Assembler {
         if self.area.is_everywhere() {
             return None;
         }
-        // The nodes not located yet, and the blobs of their ways (the ways in the order of
-        // their first refs, so that the lookups walk the locations forwards).
+        // The nodes not located yet, and the blobs of their ways.
+        let ids = self.ways_by_first_ref(|w| !w.fixed && w.position.is_some());
         let mut from_blobs: FxHashSet<u32> = FxHashSet::default();
         let mut wanted: Vec<i64> = Vec::new();
         let (locations, outside) = (&mut self.locations, &mut self.outside);
@@ -216,9 +216,8 @@ impl Assembler {
                 from_blobs.insert(blob);
             }
         };
-        let mut matched: Vec<(i64, &WayEntry)> = self.ways.values().filter(|w| !w.fixed && w.position.is_some()).map(|w| (w.refs.first().unwrap_or(0), &**w)).collect();
-        matched.sort_unstable_by_key(|&(first, _)| first);
-        for (_, w) in matched {
+        for id in ids {
+            let w = &self.ways[&id];
             missing(w.blob, &w.refs.to_vec());
         }
         for r in self.relations.values().filter(|r| r.position.is_some()) {
