@@ -6,6 +6,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 // `npm start -- some.osm.pbf` sets PBF_FILE so the dev server may read that file's folder.
 const here = dirname(fileURLToPath(import.meta.url));
 const extraAllowed = process.env.PBF_FILE ? [dirname(process.env.PBF_FILE)] : [];
+const FRAME_HEADERS = { 'Content-Security-Policy': "frame-ancestors 'self'", 'X-Frame-Options': 'SAMEORIGIN' };
 
 // The UI lives in web/, the pipeline in workers/, the Wasm package in wasm/pkg/ (built by
 // wasm-pack), static files (the sample PBF, icons) in public/.
@@ -29,7 +30,10 @@ export default defineConfig({
   // PBF_WASM_PKG: another wasm-pack output in wasm/ in place of wasm/pkg (the test-trap build).
   resolve: { alias: process.env.PBF_WASM_PKG ? [{ find: /^(?:\.\.\/)+wasm\/pkg\//, replacement: `${resolve(here, 'wasm', process.env.PBF_WASM_PKG)}/` }] : [] },
   worker: { format: 'es' },
-  server: { fs: { allow: ['..', ...extraAllowed] } },
+  // No other site may frame the app (its questions could be clickjacked; a <meta> CSP cannot say
+  // this): docs/security.md.
+  server: { fs: { allow: ['..', ...extraAllowed] }, headers: FRAME_HEADERS },
+  preview: { headers: FRAME_HEADERS },
   plugins: [
     VitePWA({
       strategies: 'injectManifest',

@@ -7,11 +7,13 @@ import { writeFile } from 'node:fs/promises';
 import { fileInfoRows } from '../workers/common/file-info-rows';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { writeAnswer } from './output';
+import { printable } from './printable';
 import { progressLine } from './progress';
 import { optimizeFile, type Optimized } from './optimize';
 import { readTarget } from './read';
 
-const say = (text: string) => process.stderr.write(`pbf-explorer: ${text}\n`);
+/** A message on stderr; file names, servers' words and data in it are escaped (`printable`). */
+const say = (text: string) => process.stderr.write(`pbf-explorer: ${printable(text)}\n`);
 
 async function run(command: Command): Promise<void> {
   if (command.name === 'help') {
@@ -47,8 +49,8 @@ async function run(command: Command): Promise<void> {
       const { assembler, info } = await readTarget(command.target, null, { threads: command.threads, index: { kind: 'none' }, onProgress });
       assembler.free();
       progress.clear();
-      if (command.json) process.stdout.write(JSON.stringify(info, null, 2) + '\n');
-      else process.stdout.write(fileInfoRows(info).map(([label, text]) => `${label}: ${text}\n`).join(''));
+      const text = command.json ? JSON.stringify(info, null, 2) + '\n' : fileInfoRows(info).map(([label, text]) => `${label}: ${text}\n`).join('');
+      process.stdout.write(printable(text));
     } else {
       let written = 0;
       const onBuilt = async (bytes: Uint8Array) => {

@@ -7,13 +7,17 @@ import type { Writable } from 'node:stream';
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { EXPORT_PIECE, exportPieces } from '../workers/export-pieces';
 import type { FileInfo, Match, Query } from '../workers/types';
+import { printable } from './printable';
 
 export const FORMATS = ['text', 'geojson', 'geojsonseq', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
 
-/** Writes `text`, waiting while `out` is full (so a slow reader holds the writer back, not memory). */
+/**
+ * Writes `text` with its control characters escaped (`printable`: it came from the file), waiting
+ * while `out` is full (so a slow reader holds the writer back, not memory).
+ */
 async function write(out: Writable, text: string): Promise<void> {
-  if (text && !out.write(text)) await new Promise<void>((resolve) => out.once('drain', resolve));
+  if (text && !out.write(printable(text))) await new Promise<void>((resolve) => out.once('drain', resolve));
 }
 
 /**

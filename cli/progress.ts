@@ -2,6 +2,7 @@
 import type { Progress } from '../workers/types';
 import { groupDigits } from '../workers/common/file-info-rows';
 import { waitingNote } from '../workers/common/waiting';
+import { printable } from './printable';
 
 /** Redrawn at most this often (ms). */
 const EVERY_MS = 200;
@@ -19,7 +20,7 @@ export function progressLine(err: NodeJS.WriteStream, clock: () => number = Date
       last = now;
       const total = Number.isFinite(p.totalBytes) ? ` / ${mb(p.totalBytes)}` : '';
       const rate = p.elapsedMs > 0 ? ` · ${((p.elements / p.elapsedMs) * 1000 / 1e6).toFixed(2)} M elements/s` : '';
-      err.write(`\r\x1b[K${mb(p.bytesRead)}${total} MB read · ${p.blobsDecoded} blobs · ${groupDigits(p.elements)} elements${rate}${waitingNote(p)}`);
+      err.write(`\r\x1b[K${mb(p.bytesRead)}${total} MB read · ${p.blobsDecoded} blobs · ${groupDigits(p.elements)} elements${rate}${printable(waitingNote(p))}`);
       shown = true;
     },
     clear() {

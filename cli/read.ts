@@ -40,9 +40,16 @@ export interface ReadResult {
   progress: Progress;
 }
 
-/** A URL (`http:` or `https:`) or a local path. */
+/**
+ * A URL (`http:` or `https:`) or a local path.
+ * @throws Error for a URL with a user name or password in it (not repeated in the message: it
+ *   would be sent to the server, and end up in logs).
+ */
 export function openSource(target: string): Source {
-  return /^https?:\/\//i.test(target) ? new FetchSource(target) : new NodeFileSource(target);
+  if (!/^https?:\/\//i.test(target)) return new NodeFileSource(target);
+  const url = URL.canParse(target) ? new URL(target) : null;
+  if (url && (url.username || url.password)) throw new Error(`a URL with a user name or password in it is refused (${url.host}): give the file's address without them`);
+  return new FetchSource(target);
 }
 
 /**

@@ -13,7 +13,8 @@
  *   servers cap replies) · slow (bodies sent at 2 MB/s, as over a slow link) · stall-stream-once
  *   (the first reply to an open-ended Range sends half its body, then nothing, the connection
  *   open) · stall-always (every reply after the probe's does so) · silent-once (the second
- *   request is taken and never answered)
+ *   request is taken and never answered) · redirect (a 307 to the same path, mode clean, on
+ *   the server `redirectTo` names)
  * "once" faults hit the second request of a token for its file (the first is the probe, for the
  * file's first 16 KiB; the second, sent with it, asks for its last 16 KiB).
  * `FILE.idx` is served from `indexDir` when given (blob indexes made at test time, beside the
@@ -34,7 +35,7 @@ import { pathToFileURL } from 'node:url';
 import sirv from 'sirv';
 
 /** Starts the server on 127.0.0.1 (`port` 0: any free port); resolves to { origin, close }. */
-export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir = null } = {}) {
+export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir = null, redirectTo = null } = {}) {
   const files = sirv(dir, { etag: true, dev: true });
   const indexes = indexDir ? sirv(indexDir, { etag: true, dev: true }) : null;
   const counters = new Map();
@@ -93,6 +94,11 @@ export async function startFaultServer(dir, { port = 0, latencyMs = 50, indexDir
         res.end('not found');
       });
     };
+    if (mode === 'redirect') {
+      res.statusCode = 307;
+      res.setHeader('Location', `${redirectTo}/${token}/clean/${file}`);
+      return res.end();
+    }
     // Taken, and never answered: the connection stays open, silent.
     if (mode === 'silent-once' && n === 2) return;
     if (mode === '503-once' && n === 2) {

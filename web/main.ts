@@ -6,13 +6,13 @@
 import './style.css';
 import { QueryClient, sourceKey, type SourceSpec } from './query-client';
 import type { Match, Query } from '../workers/types';
-import { needsNoQuestion, rememberHost } from './known-hosts';
+import { framedByAnotherSite, linkProblem, needsNoQuestion, rememberHost } from './known-hosts';
 import { describeQuery } from '../workers/common/query-text';
 import { areaPolygon } from './geometry';
 import { download } from './export';
 import { FileInfoView } from './file-info';
 import { MapView } from './map-view';
-import { loadOnlineStyle } from './online-basemap';
+import { loadOnlineStyle, styleHosts } from './online-basemap';
 import type { StyleSpecification } from 'maplibre-gl';
 import { ProgressView } from './progress-view';
 import { QueryForm } from './query-form';
@@ -22,6 +22,9 @@ import { readUrl, SAMPLE_URL, toQuery, writeUrl, type LinkContext } from './url-
 import { watchForUpdates } from './updates';
 import { gpuWarmedUp } from './gpu-warm-up';
 import { holdEarlyActions } from './early-actions';
+
+/** The person said no to a question (or could not be asked). */
+class RefusedError extends Error {}
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
 
@@ -33,18 +36,26 @@ const sampleUrl = new URL(SAMPLE_URL, document.baseURI);
 // The query worker warms the decoder up on the bundled sample while the page waits for a file.
 const client = new QueryClient(undefined, sampleUrl.href);
 
-// An online basemap, when the URL asks for one; the page starts without it if it cannot load.
-const basemapUrl = readUrl(location.search).basemap ?? null;
+// An online basemap, when the URL asks for one and the person allows its hosts; the page starts
+// without it if it cannot load.
+let basemapUrl = readUrl(location.search).basemap ?? null;
 let onlineStyle: StyleSpecification | null = null;
 /** What the basemap note says before any query's own note. */
 let basemapNote = '';
 if (basemapUrl) {
   $<HTMLInputElement>('#basemap-form input[name=basemap]').value = basemapUrl;
   try {
-    onlineStyle = await loadOnlineStyle(basemapUrl);
+    onlineStyle = await allowedOnlineStyle(basemapUrl);
     basemapNote = `basemap: online, from ${new URL(basemapUrl, location.href).host}`;
   } catch (e) {
-    basemapNote = `online basemap unavailable (${(e as Error).message}): drawn from the file instead · `;
+    basemapNote = `online basemap ${e instanceof RefusedError ? 'not used' : 'unavailable'} (${(e as Error).message}): drawn from the file instead · `;
+  }
+  // Links made from now on carry the basemap only when it was allowed and loaded.
+  if (!onlineStyle) {
+    basemapUrl = null;
+    const params = new URLSearchParams(location.search);
+    params.delete('basemap');
+    history.replaceState(null, '', `?${params}`);
   }
   progress.setBasemapNote(basemapNote);
 }
@@ -123,28 +134,73 @@ function linkContext(): LinkContext {
 /** Downloads over this size from another origin, started by a link, need the user's yes. */
 const CONFIRM_BYTES = 100e6;
 
-/** Asks before a link reads a large file from another origin; resolves true to go on. */
-function confirmDownload(host: string, bytes: number): Promise<boolean> {
-  return ask(host, Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(0)} MB` : 'a file of unknown size');
+/** A question's words: text, and `{ strong }` for what comes from the link (shown as text). */
+type Words = (string | { strong: string })[];
+
+/**
+ * Asks before a link reads a large file from another origin, or (`redirect`) before following
+ * its server's redirect to an address the browser shows only once followed; true to go on.
+ */
+function confirmDownload(host: string, bytes: number, redirect = false): Promise<boolean> {
+  if (redirect) return ask(['The server of this link, ', { strong: host }, ', sends the file on to another address, which the browser shows only after going there. Follow it?'], 'Follow');
+  return ask(['This link reads ', { strong: Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(0)} MB` : 'a file of unknown size' }, ' from ', { strong: host }, '. Download it?']);
 }
 
 /**
  * Asks before a link makes the browser contact a host it has not been allowed to (nothing is
- * sent to it before a yes, which is remembered: see known-hosts.ts); true to go on.
+ * sent to it before a yes, which is remembered: see known-hosts.ts). Null to go on, else why not.
  */
-async function hostAllowed(url: string): Promise<boolean> {
-  if (needsNoQuestion(url)) return true;
+async function hostAllowed(url: string): Promise<string | null> {
+  const problem = linkProblem(url);
+  if (problem) return `error: ${problem}`;
+  if (needsNoQuestion(url)) return null;
   const { host } = new URL(url);
-  if (!(await ask(host, 'a file'))) return false;
+  if (!(await ask(['This link reads ', { strong: 'a file' }, ' from ', { strong: host }, '. Download it?']))) return 'cancelled';
   rememberHost(host);
-  return true;
+  return null;
 }
 
-/** Shows the download question "This link reads `what` from `host`"; true for yes. */
-async function ask(host: string, what: string): Promise<boolean> {
+/**
+ * The online basemap style at `url`, once the person allowed its host and every other host its
+ * style names (tiles, fonts, icons: the tiles asked for show the area looked at).
+ * @throws Error saying why not (refused, not http(s), unreachable, not a style).
+ */
+async function allowedOnlineStyle(url: string): Promise<StyleSpecification> {
+  const problem = linkProblem(url);
+  if (problem) throw new RefusedError(problem);
+  const { host } = new URL(url, location.href);
+  const allow = async (hosts: string[], words: Words) => {
+    const unknown = hosts.filter((h) => !needsNoQuestion(`${location.protocol}//${h}/`));
+    if (unknown.length === 0) return;
+    if (!(await ask(words, 'Use it'))) throw new RefusedError(`you did not allow ${unknown.join(', ')}`);
+    unknown.forEach(rememberHost);
+  };
+  await allow([host], ['This link draws the map with a basemap from ', { strong: host }, ': it sends that server the area you look at. Use it?']);
+  const style = await loadOnlineStyle(url);
+  const others = styleHosts(style).filter((h) => h !== host);
+  await allow(others, ['The basemap from ', { strong: host }, ' also loads tiles, fonts and icons from ', { strong: others.join(', ') }, '. Use it?']);
+  return style;
+}
+
+/**
+ * Shows the question in `words` ("Download" or `yes` on its button); true for yes. Never asked
+ * in a page another site frames (see {@link framedByAnotherSite}): false, and a note says why.
+ */
+async function ask(words: Words, yes = 'Download'): Promise<boolean> {
+  if (framedByAnotherSite()) {
+    $('#framed-note').hidden = false;
+    return false;
+  }
   const dialog = $<HTMLDialogElement>('#confirm-download');
-  dialog.querySelector('.size')!.textContent = what;
-  dialog.querySelector('.host')!.textContent = host;
+  dialog.querySelector('.question')!.replaceChildren(
+    ...words.map((w) => {
+      if (typeof w === 'string') return w;
+      const strong = document.createElement('strong');
+      strong.textContent = w.strong;
+      return strong;
+    }),
+  );
+  dialog.querySelector('button[value=yes]')!.textContent = yes;
   dialog.returnValue = '';
   dialog.showModal();
   await new Promise((r) => dialog.addEventListener('close', r, { once: true }));
@@ -235,10 +291,11 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
     if (waitingBbox !== undefined) showHeaderBbox(waitingBbox, false);
     waitingBbox = undefined;
   };
-  if (fromLink && src.kind === 'url' && !(await hostAllowed(src.url))) {
+  const refused = fromLink && src.kind === 'url' ? await hostAllowed(src.url) : null;
+  if (refused) {
     record();
     mapView.releaseDraws();
-    progress.setStatus('cancelled');
+    progress.setStatus(refused);
     cancelButton.disabled = true;
     return;
   }
@@ -401,10 +458,8 @@ function applyUrl(): void {
   // A link without a map view shows its area at once: the map is ready when the file comes.
   previewArea(!map);
   const sourceName = source?.kind === 'file' ? source.file.name : null;
-  if (src) {
-    setSource({ kind: 'url', url: new URL(src, location.href).href }, src);
-    submit(false, true);
-  } else if (file && sourceName !== file) {
+  if (src) openUrl(src, false);
+  else if (file && sourceName !== file) {
     sourceFile = file;
     $('#source-name').textContent = `This link was made for the file ${file}: open it (or drop it here) to run the query.`;
     progress.setStatus(`open ${file} to run this query`);
@@ -418,10 +473,23 @@ function applyUrl(): void {
 $<HTMLFormElement>('#url-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const input = (e.currentTarget as HTMLFormElement).elements.namedItem('src') as HTMLInputElement;
-  if (!input.value.trim()) return;
-  setSource({ kind: 'url', url: new URL(input.value.trim(), location.href).href }, input.value.trim());
-  submit(true);
+  if (input.value.trim()) openUrl(input.value.trim(), true);
 });
+
+/**
+ * Reads the file at `url` (from a link, or typed: `typed`), unless the page refuses such an
+ * address ({@link linkProblem}): then the status says why, without repeating it.
+ */
+function openUrl(url: string, typed: boolean): void {
+  const problem = linkProblem(url);
+  if (problem) {
+    $('#source-name').textContent = 'This address cannot be read.';
+    progress.setStatus(`error: ${problem}`);
+    return;
+  }
+  setSource({ kind: 'url', url: new URL(url, location.href).href }, url);
+  submit(typed, !typed);
+}
 
 // The map view follows into the URL (without adding history entries), with the query the URL
 // holds: a query typed and not run yet is not the link's, and would make its run's entry a no-op.
@@ -436,6 +504,8 @@ $<HTMLFormElement>('#basemap-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const url = ($<HTMLInputElement>('#basemap-form input[name=basemap]').value ?? '').trim();
   const params = new URLSearchParams(location.search);
+  // Chosen here, by the person: its host needs no question (the hosts its style names still do).
+  if (url && !linkProblem(url)) rememberHost(new URL(url, location.href).host);
   if (url) params.set('basemap', url);
   else params.delete('basemap');
   location.search = params.toString();

@@ -40,6 +40,26 @@ export async function loadOnlineStyle(url: string): Promise<StyleSpecification> 
   return absoluteStyle;
 }
 
+/** The hosts a style (made absolute by {@link loadOnlineStyle}) fetches from: its sources' TileJSON and tiles, glyphs and sprite. */
+export function styleHosts(style: StyleSpecification): string[] {
+  const urls: string[] = [];
+  for (const source of Object.values(style.sources) as { url?: string; tiles?: string[] }[]) {
+    if (source.url) urls.push(source.url);
+    urls.push(...(source.tiles ?? []));
+  }
+  if (typeof style.sprite === 'string') urls.push(style.sprite);
+  if (style.glyphs) urls.push(style.glyphs);
+  const hosts = urls.flatMap((u) => {
+    try {
+      const url = new URL(u);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? [url.host] : [];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set(hosts)];
+}
+
 /**
  * The page's style over an online one: the online sources and layers first (ids prefixed
  * `online:` so none clashes with the page's), then the page's layers but `replaced` (its own

@@ -28,8 +28,8 @@ export interface RunHandlers {
   onContext?: (features: GeoJSON.FeatureCollection | null, note: string | null, drawing: boolean) => void;
   /** The area copy made after the answer (docs/optimize.md, "Area copies"): how far, or what was kept. */
   onAreaCopy?: (state: 'making' | 'kept' | 'failed', share: number, bytes: number, message?: string) => void;
-  /** A large cross-origin download waits for a yes. */
-  onConfirm?: (host: string, bytes: number) => Promise<boolean>;
+  /** A large cross-origin download (or, `redirect`, a redirect from `host` to an address not shown) waits for a yes. */
+  onConfirm?: (host: string, bytes: number, redirect: boolean) => Promise<boolean>;
 }
 
 /**
@@ -63,6 +63,8 @@ export class QueryClient {
   private ending: ((end: RunResult) => void) | null = null;
   private calls = new Map<number, Pending>();
   private lastWasmBytes = 0;
+  /** The query worker's Wasm trapped: it is replaced before the next run. */
+  private trapped = false;
   /** Whether runs draw the basemap from the file after their answer (not with an online one). */
   drawContext = true;
   /** Whether runs read by a kept blob index and build one on a full read (the bench turns it off to time full reads). */
@@ -109,6 +111,10 @@ export class QueryClient {
 
   private onMessage(msg: FromQueryWorker, ready: (n: number) => void): void {
     if (msg.type === 'ready') return ready(msg.decodeWorkers);
+    if (msg.type === 'trapped') {
+      this.trapped = true;
+      return;
+    }
     if (msg.type === 'reply' || msg.type === 'call-error') {
       const pending = this.calls.get(msg.id);
       this.calls.delete(msg.id);
@@ -130,7 +136,7 @@ export class QueryClient {
     else if (msg.type === 'area-copy') h.onAreaCopy?.(msg.state, msg.share, msg.bytes, msg.message);
     else if (msg.type === 'confirm') {
       const ask = h.onConfirm ?? (async () => true);
-      void ask(msg.host, msg.bytes).then((yes) => this.post({ type: 'confirmed', run: msg.run, yes }));
+      void ask(msg.host, msg.bytes, msg.redirect).then((yes) => this.post({ type: 'confirmed', run: msg.run, yes }));
     } else if (msg.type === 'end') {
       this.lastWasmBytes = msg.wasmBytes;
       this.ending?.({ ...msg });
@@ -146,11 +152,12 @@ export class QueryClient {
    */
   run(source: SourceSpec, query: Query | null, handlers: RunHandlers, confirmAbove: number | null = null): Promise<RunResult> {
     this.abandon();
-    if (this.lastWasmBytes > RESTART_ABOVE_BYTES) {
+    if (this.lastWasmBytes > RESTART_ABOVE_BYTES || this.trapped) {
       this.worker.terminate();
       this.calls.forEach((p) => p.reject(new Error('the query worker restarted')));
       this.calls.clear();
       this.lastWasmBytes = 0;
+      this.trapped = false;
       this.start();
     }
     const run = ++this.runId;

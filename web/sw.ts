@@ -10,6 +10,7 @@ import { clientsClaim } from 'workbox-core';
 import { matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { createPartialResponse } from 'workbox-range-requests';
 import { registerRoute } from 'workbox-routing';
+import { satisfiableRange } from './byte-range';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -18,12 +19,18 @@ const precachedPbf = new Set(
   manifest.map((e) => new URL(typeof e === 'string' ? e : e.url, self.registration.scope).pathname).filter((p) => p.endsWith('.pbf')),
 );
 
-// Range requests for a precached PBF (the sample): a 206 slice of the cached file.
+// Range requests for a precached PBF (the sample): a 206 slice of the cached file, or a 416 for
+// a range it cannot satisfy (workbox-range-requests answers `bytes=5-1` with a 206).
 registerRoute(
   ({ url, request }) => url.origin === self.location.origin && precachedPbf.has(url.pathname) && request.headers.has('range'),
   async ({ request }) => {
     const full = await matchPrecache(new URL(request.url).pathname);
-    return full ? createPartialResponse(request, full) : fetch(request);
+    if (!full) return fetch(request);
+    const size = (await full.clone().blob()).size;
+    if (!satisfiableRange(request.headers.get('range') ?? '', size)) {
+      return new Response(null, { status: 416, statusText: 'Range Not Satisfiable', headers: { 'Content-Range': `bytes */${size}` } });
+    }
+    return createPartialResponse(request, full);
   },
 );
 

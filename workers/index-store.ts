@@ -37,6 +37,34 @@ function identityOfOpen(source: Source, signal?: AbortSignal, spanWanted = IDENT
   return Promise.all(reads).then(([head, tail]) => fileIdentity(source.size, head, tail));
 }
 
+/**
+ * Where a read's file comes from, for keeping its index apart from every other source's: a
+ * local file by its modification time, a remote one by its address (origin and path). A
+ * look-alike file (the same size and ends, other blobs in the middle) read once from a link, or
+ * opened from a download, then never leaves an index that answers for the real file.
+ */
+export function indexScope(source: Source): string {
+  if (source instanceof FetchSource) {
+    const url = new URL(source.name, globalThis.location?.href);
+    return `url ${url.origin}${url.pathname}`;
+  }
+  const lastModified = (source as { lastModified?: number }).lastModified;
+  return `local ${lastModified ?? ''}`;
+}
+
+/**
+ * The identity an index of file `identity` read from `scope` ({@link indexScope}) is kept under:
+ * its last 8 bytes (the ends' hash) XORed with the 64-bit FNV-1a hash of `scope`; its first 8,
+ * the size, stay, so {@link mayHaveIndex} still finds it by size.
+ */
+export function keptIdentity(identity: Uint8Array, scope: string): Uint8Array {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(scope)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  const out = identity.slice();
+  for (let i = 0; i < 8; i++) out[8 + i] ^= Number((hash >> BigInt(8 * i)) & 0xffn);
+  return out;
+}
+
 /** The name an identity's index is kept under: its 16 bytes in hex, `.idx`. */
 export const indexName = (identity: Uint8Array): string => Array.from(identity, (b) => b.toString(16).padStart(2, '0')).join('') + '.idx';
 

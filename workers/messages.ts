@@ -77,8 +77,11 @@ export type RunEvent =
    * it draws 1 match in `mapSample` (1 but for answers too large to draw whole).
    */
   | { type: 'changes'; run: number; changes: Float64Array; count: number; mapSample: number }
-  /** A large download from another origin waits for the page's yes (`confirmed`). */
-  | { type: 'confirm'; run: number; host: string; bytes: number }
+  /**
+   * A large download from another origin, or (`redirect`) a redirect to an address the browser
+   * shows only once followed, waits for the page's yes (`confirmed`).
+   */
+  | { type: 'confirm'; run: number; host: string; bytes: number; redirect: boolean }
   /** `blobIndex`: an index of the run's file is at hand, or is being finished (the `blob-index` call waits for it and gives it). */
   | ({ type: 'end'; run: number; count: number; wasmBytes: number; blobIndex: boolean } & RunEnd)
   /**
@@ -100,4 +103,6 @@ export type FromQueryWorker =
   /** Run events sent as one message, for the page to handle in one task and draw in one frame. */
   | { type: 'batch'; events: RunEvent[] }
   | ({ type: 'reply' } & CallReply)
-  | { type: 'call-error'; id: number; message: string };
+  | { type: 'call-error'; id: number; message: string }
+  /** The worker's Wasm trapped: the page starts a fresh query worker before its next run. */
+  | { type: 'trapped' };

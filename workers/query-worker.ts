@@ -11,9 +11,9 @@ import { CancelledError, DecodePool } from './pool/pool';
 import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
 import { copiesBytes, copyKey, findCopy, keepCopy, makeCopy, removeCopies, type AreaCopyFound } from './area-copies';
-import { askBeside, dropIndex, identityOf, indexFor, isWholeIndex, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
+import { askBeside, dropIndex, identityOf, indexFor, indexScope, isWholeIndex, keptIdentity, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
-import { FetchSource, readsAtRandom } from './source/http-source';
+import { FetchSource, readsAtRandom, RedirectError } from './source/http-source';
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
 import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_RECHECK_MS, QUIET_START_MS } from './report-pace';
@@ -131,8 +131,38 @@ let cancelledRun = -1;
 /** Settles once the last index built is kept (or failed to be): the next read looks for it. */
 let indexKept: Promise<void> = Promise.resolve();
 
+/** The source of `spec`; a URL's asks before following a redirect ({@link redirectAllowed}). */
 function openSource(spec: SourceSpec): Source {
-  return spec.kind === 'file' ? new FileSource(spec.file) : new FetchSource(spec.url);
+  if (spec.kind === 'file') return new FileSource(spec.file);
+  const source = new FetchSource(spec.url);
+  source.askBeforeRedirect = true;
+  return source;
+}
+
+/**
+ * Opens `source`; when its server redirects it elsewhere, asks the page first (a redirect's
+ * target is a host the person did not agree to contact). False for a no.
+ */
+async function redirectAllowed(run: Run, source: FetchSource): Promise<boolean> {
+  try {
+    await source.open(run.controller.signal);
+    return true;
+  } catch (e) {
+    if (!(e instanceof RedirectError)) throw e;
+  }
+  if (!(await pageSaysYes(run, { host: source.host, bytes: NaN, redirect: true }))) return false;
+  source.askBeforeRedirect = false;
+  await source.open(run.controller.signal);
+  return true;
+}
+
+/** Posts a `confirm` question of `run`'s to the page and resolves with its answer (false if the run stops first). */
+function pageSaysYes(run: Run, question: { host: string; bytes: number; redirect: boolean }): Promise<boolean> {
+  post({ type: 'confirm', run: run.id, ...question });
+  return new Promise((resolve) => {
+    run.confirm = resolve;
+    run.controller.signal.addEventListener('abort', () => resolve(false), { once: true });
+  });
 }
 
 /** Asks the page before reading a large (or unknown-size) file from another origin. */
@@ -141,11 +171,7 @@ async function confirmed(run: Run, source: FetchSource, above: number): Promise<
   await source.open(run.controller.signal);
   if (source.size <= above) return true;
   source.release(); // nothing more comes before a yes
-  post({ type: 'confirm', run: run.id, host: source.host, bytes: source.size });
-  return new Promise((resolve) => {
-    run.confirm = resolve;
-    run.controller.signal.addEventListener('abort', () => resolve(false), { once: true });
-  });
+  return pageSaysYes(run, { host: source.host, bytes: source.size, redirect: false });
 }
 
 /** Sends the map changes waiting in the assembler, in pieces the page can apply in one frame each. */
@@ -155,6 +181,19 @@ function flushChanges(run: Run): void {
     const changes = run.assembler.drainChanges(CHANGES_MAX_FEATURES);
     post({ type: 'changes', run: run.id, changes, count, mapSample: run.assembler.mapSample() }, [changes.buffer]);
   } while (run.assembler.pendingChanges() > 0);
+}
+
+/**
+ * What `e` says, for the page. A Wasm trap (a panic, running out of memory, a stack overflow)
+ * can leave the instance inconsistent: the page is told, and starts a fresh query worker before
+ * its next run (decode workers are replaced by the pool the same way).
+ */
+function failure(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const trapped = e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && /call stack/i.test(message));
+  if (!trapped) return message;
+  post({ type: 'trapped' });
+  return `the decoder failed (${message}); the next query starts a fresh one`;
 }
 
 async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void> {
@@ -167,7 +206,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     // The query is parsed here, before any byte is read: a syntax error ends the run at once.
     assembler = assemblerFor(msg.query);
   } catch (e) {
-    post({ type: 'end', run: msg.run, status: 'error', message: (e as Error).message ?? String(e), count: 0, wasmBytes: 0, blobIndex: false });
+    post({ type: 'end', run: msg.run, status: 'error', message: failure(e), count: 0, wasmBytes: 0, blobIndex: false });
     return;
   }
   const info: FileInfo = { name: msg.source.kind === 'file' ? msg.source.file.name : msg.source.url, size: NaN, header: null, facts: null };
@@ -226,6 +265,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   try {
     if (run.controller.signal.aborted) throw new CancelledError();
     source = openSource(msg.source);
+    if (source instanceof FetchSource && !(await redirectAllowed(run, source))) throw new CancelledError();
     if (msg.confirmAbove !== null && source instanceof FetchSource && !(await confirmed(run, source, msg.confirmAbove))) {
       throw new CancelledError();
     }
@@ -255,7 +295,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     end = { status: 'done' };
   } catch (e) {
     const cancelled = e instanceof CancelledError || run.controller.signal.aborted;
-    end = cancelled ? { status: 'cancelled' } : { status: 'error', message: (e as Error).message ?? String(e) };
+    end = cancelled ? { status: 'cancelled' } : { status: 'error', message: failure(e) };
   }
   if (source instanceof FetchSource) source.release(); // a read that stopped early leaves no reply downloading
   if (changesTimer) clearTimeout(changesTimer);
@@ -340,7 +380,7 @@ async function keepAreaCopy(run: Run, spec: SourceSpec, source: Source): Promise
     if (current === run) post({ type: 'area-copy', run: run.id, state: 'kept', share: 1, bytes: copy.size + index.length });
   } catch (e) {
     if (e instanceof CancelledError || signal.aborted) return;
-    if (current === run) post({ type: 'area-copy', run: run.id, state: 'failed', share: 0, bytes: 0, message: (e as Error).message ?? String(e) });
+    if (current === run) post({ type: 'area-copy', run: run.id, state: 'failed', share: 0, bytes: 0, message: failure(e) });
   }
 }
 
@@ -365,12 +405,12 @@ async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | un
       const identity = identityOf(source, signal).then((id) => id ?? Promise.reject(new Error(`${source.name} has no identity`)));
       identity.catch(() => {}); // met there
       const served = await beside.bytes;
-      if (!served) return blobIndexUse(run, identity, null);
+      if (!served) return blobIndexUse(run, source, identity, null);
       // Read by the server's index, which its identity checks.
-      return blobIndexUse(run, Promise.resolve(await identity), served, beside.pages);
+      return blobIndexUse(run, source, Promise.resolve(await identity), served, beside.pages);
     }
-    const found = await indexFor(source, beside, loadIndex, signal);
-    return found ? blobIndexUse(run, Promise.resolve(found.identity), found.bytes, beside.pages) : undefined;
+    const found = await indexFor(source, beside, (identity) => loadIndex(keptIdentity(identity, indexScope(source))), signal);
+    return found ? blobIndexUse(run, source, Promise.resolve(found.identity), found.bytes, beside.pages) : undefined;
   } finally {
     beside.stop(); // settled, or no longer wanted
     signal.removeEventListener('abort', beside.stop);
@@ -379,9 +419,12 @@ async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | un
 
 /**
  * How `run`'s read uses the index `bytes` of the file `identity` (null: none, so the read
- * builds one); `pages` fetches the pages of a server's paged index.
+ * builds one); `pages` fetches the pages of a server's paged index. What it builds is kept
+ * for `source` alone ({@link indexScope}).
  */
-function blobIndexUse(run: Run, identity: Promise<Uint8Array>, bytes: Uint8Array | null, pages: PageFetch | null = null): BlobIndexUse {
+function blobIndexUse(run: Run, source: Source, identity: Promise<Uint8Array>, bytes: Uint8Array | null, pages: PageFetch | null = null): BlobIndexUse {
+  const kept = identity.then((id) => keptIdentity(id, indexScope(source)));
+  kept.catch(() => {}); // met by `identity`'s own users
   // A paged index's head alone is not an index to hand out.
   run.index = bytes && isWholeIndex(bytes) ? bytes : null;
   return {
@@ -391,12 +434,12 @@ function blobIndexUse(run: Run, identity: Promise<Uint8Array>, bytes: Uint8Array
     onBuilt: (finish) => {
       run.finishIndex = async () => {
         run.index = finish();
-        if (run.index) await saveIndex(await identity, run.index);
+        if (run.index) await saveIndex(await kept, run.index);
       };
     },
     onRefused: () => {
       run.index = null;
-      void identity.then(dropIndex);
+      void kept.then(dropIndex);
     },
   };
 }
@@ -421,7 +464,7 @@ async function drawContext(run: Run, source: Source, key: string): Promise<void>
     result = await readContext(source, pool, run.assembler, run.controller.signal, { buffers });
   } catch (e) {
     if (e instanceof CancelledError || run.controller.signal.aborted) return;
-    result = { features: null, note: `no basemap: ${(e as Error).message ?? e}` };
+    result = { features: null, note: `no basemap: ${failure(e)}` };
   }
   if (current !== run) return;
   const features = result.features;
@@ -496,7 +539,7 @@ scope.onmessage = (event) => {
   else if (msg.type === 'call') {
     reply(msg).then(
       (r) => post({ type: 'reply', ...r }),
-      (e) => post({ type: 'call-error', id: msg.id, message: (e as Error).message }),
+      (e) => post({ type: 'call-error', id: msg.id, message: failure(e) }),
     );
   }
 };

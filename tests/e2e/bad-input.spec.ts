@@ -330,3 +330,42 @@ test('a real Wasm trap in the decoder ends the query with a named error, and the
     server.close();
   }
 });
+
+test('a trap in the query worker ends the query with a named error, and the next query runs in a fresh worker', async ({ page }) => {
+  // The test-trap build (scripts/test.sh): the query worker's assembler traps on the key test:trap-assembler.
+  const dir = resolve('test-results/dist-test-trap');
+  test.skip(!existsSync(dir), 'the test-trap build is missing: scripts/test.sh builds it');
+  const server = await startLocalServer(dir);
+  try {
+    await page.goto(`${server.origin}/?q=amenity=cafe&near=35.8989,14.5146&radius=1000`);
+    await page.locator('html[data-ready]').waitFor({ state: 'attached' });
+    const queryWorkers = () => page.workers().filter((w) => w.url().includes('query-worker'));
+    const first = queryWorkers()[0];
+    await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+    await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+    await page.getByLabel('Query', { exact: true }).fill('test:trap-assembler');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect(status(page)).toHaveText(/^error: the decoder failed \(.*unreachable.*\); the next query starts a fresh one$/, { timeout: 60_000 });
+    await page.getByLabel('Query', { exact: true }).fill('amenity=cafe');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+    await expect(count(page)).toHaveText('43');
+    expect(queryWorkers()).not.toContain(first);
+  } finally {
+    server.close();
+  }
+});
+
+test('a link whose query nests too deep gets an error naming the limit, and the next query works', async ({ page }) => {
+  // 2 000 levels: as deep as a link's URL allows; 5 000 typed in the field below trapped the same way.
+  await page.goto(`/?q=${'not+'.repeat(2_000)}amenity%3Dcafe&near=35.8989,14.5146&radius=1000`);
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(status(page)).toHaveText(/^error: .*syntax error at column 401: the query nests deeper than 100 levels of "not" and parentheses/);
+  await page.getByLabel('Query', { exact: true }).fill(`${'('.repeat(20_000)}amenity=cafe${')'.repeat(20_000)} or ${'not '.repeat(5_000)}shop`);
+  await page.getByRole('button', { name: 'Run query' }).click();
+  await expect(status(page)).toHaveText(/syntax error at column 101: the query nests deeper than 100 levels/);
+  await page.getByLabel('Query', { exact: true }).fill('amenity=cafe');
+  await page.getByRole('button', { name: 'Run query' }).click();
+  await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+  await expect(count(page)).toHaveText('43');
+});

@@ -9,12 +9,14 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // @ts-expect-error: a plain ES module shared with the benchmark
 import { startFaultServer } from '../fault-server.mjs';
 import { DATA_DIR, FIXTURE_DIR, QUERIES, querySearch, type ListedQuery } from './data';
 import { expectListedAnswer } from './list';
+import { KNOWN_HOSTS_KEY } from '../../web/known-hosts';
 
 // These tests are of the blob index: the area copy a first question keeps (area-copy.spec.ts)
 // would answer their second questions, so the setting is off here.
@@ -175,5 +177,67 @@ test('a file grouped by place (pbf-explorer optimize) gives the answers of the o
     expect(sent.indexBytes, `index bytes sent of ${indexSize}`).toBeLessThan(indexSize * 0.5);
   } finally {
     await server.close();
+  }
+});
+
+/**
+ * A look-alike of an uncompressed PBF: the same size, the same first and last MiB, but the
+ * string "cafe" of the blobs in the middle 400 KiB written "cafX" (so their cafés are gone).
+ */
+function lookAlike(real: Buffer): Buffer {
+  const out = Buffer.from(real);
+  const mid = out.length >> 1;
+  let changed = 0;
+  for (let i = mid - 200_000; i < mid + 200_000; i++) {
+    if (out[i - 1] === 4 && out.toString('latin1', i, i + 4) === 'cafe') {
+      out[i + 3] = 0x58;
+      changed++;
+    }
+  }
+  expect(changed).toBeGreaterThan(0);
+  expect(out.subarray(0, 1 << 20).equals(real.subarray(0, 1 << 20)) && out.subarray(-(1 << 20)).equals(real.subarray(-(1 << 20)))).toBe(true);
+  return out;
+}
+
+test("a look-alike file (same size and ends, a middle blob different) leaves no index that answers for the real file, from a link or opened", async ({ page, browser, baseURL }) => {
+  const realPath = join(FIXTURE_DIR, 'malta.raw.osm.pbf');
+  const dir = mkdtempSync(join(tmpdir(), 'lookalike-'));
+  writeFileSync(join(dir, 'malta.raw.osm.pbf'), lookAlike(readFileSync(realPath)));
+  const server = await startFaultServer(dir); // sirv with CORS
+  const countOf = async (p: Page) => Number((await p.getByTestId('result-count').textContent())!.replace(/\D/g, ''));
+  try {
+    // The real file's answer, in a browser that keeps nothing of this test's.
+    const fresh = await (await browser.newContext({ baseURL })).newPage();
+    await fresh.goto('/?q=amenity=cafe');
+    await fresh.locator('input[type=file]').setInputFiles(realPath);
+    await expect(fresh.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+    const real = await countOf(fresh);
+    await fresh.context().close();
+    // The look-alike from a link: read whole, its index kept…
+    await page.addInitScript(([key, host]) => localStorage.setItem(key, JSON.stringify([host])), [KNOWN_HOSTS_KEY, new URL(server.origin).host]);
+    await page.goto(`/?q=amenity=cafe&src=${encodeURIComponent(`${server.origin}/${randomUUID()}/clean/malta.raw.osm.pbf`)}`);
+    await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+    await indexKept(page);
+    const fake = await countOf(page);
+    expect(fake).toBeLessThan(real);
+    // …then the real file, opened here: read whole again, and answered right.
+    await page.goto('/?q=amenity=cafe');
+    await page.locator('input[type=file]').setInputFiles(realPath);
+    await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+    expect(await countOf(page)).toBe(real);
+    await expect(stats(page)).not.toContainText('only the blobs the blob index names');
+    // The look-alike opened as a file (a download: another modification time), then the real one.
+    await page.goto('/?q=amenity=cafe');
+    await page.locator('input[type=file]').setInputFiles(join(dir, 'malta.raw.osm.pbf'));
+    await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+    expect(await countOf(page)).toBe(fake);
+    await indexKept(page);
+    await page.goto('/?q=amenity=cafe');
+    await page.locator('input[type=file]').setInputFiles(realPath);
+    await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+    expect(await countOf(page)).toBe(real);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true });
   }
 });

@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { join } from 'node:path';
 import { DATA_DIR } from './data';
+import { KNOWN_HOSTS_KEY } from '../../web/known-hosts';
 
 const STYLE_URL = 'https://tiles.example.org/styles/test/style.json';
 /** A vector-free style: a background and one polygon around Helsinki's centre. */
@@ -17,6 +18,11 @@ const STYLE = {
     { id: 'city', type: 'fill', source: 'city', paint: { 'fill-color': '#ccccff' } },
   ],
 };
+
+// The style's host was allowed before (a link's basemap asks first: security.spec.ts).
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(([key]) => localStorage.setItem(key, JSON.stringify(['tiles.example.org'])), [KNOWN_HOSTS_KEY]);
+});
 
 const layerIds = (page: Page) =>
   page.evaluate(() => (window as unknown as { pbfExplorerMap?: import('maplibre-gl').Map }).pbfExplorerMap?.getStyle()?.layers.map((l) => l.id) ?? []);
@@ -47,7 +53,8 @@ test('a basemap that cannot load leaves the page offline, with the basemap from 
   expect(await layerIds(page)).toContain('context-buildings');
 });
 
-test('Settings sets the online basemap in the URL', async ({ page }) => {
+test('Settings sets the online basemap in the URL, and its host needs no question', async ({ browser, baseURL }) => {
+  const page = await (await browser.newContext({ baseURL })).newPage(); // no remembered host
   await page.route(STYLE_URL, (route) => route.fulfill({ json: STYLE, headers: { 'access-control-allow-origin': '*' } }));
   await page.goto('/?q=shop');
   await page.locator('#settings summary').click();
@@ -55,4 +62,5 @@ test('Settings sets the online basemap in the URL', async ({ page }) => {
   await page.locator('#basemap-form button').click();
   await page.waitForURL((url) => url.searchParams.get('basemap') === STYLE_URL);
   await expect.poll(() => layerIds(page)).toContain('online:city');
+  await expect(page.getByTestId('confirm-download')).toBeHidden();
 });

@@ -41,6 +41,29 @@ test('after one visit the app starts and answers queries offline', async ({ page
   await context.setOffline(false);
 });
 
+test("the service worker answers the sample's ranges from its cache, and a range it cannot satisfy with 416", async ({ page, context }) => {
+  await page.goto('/');
+  await waitForServiceWorker(page);
+  await context.setOffline(true); // what answers is the service worker, not the server
+  const answers = await page.evaluate(async () => {
+    const out: [number, string | null, number][] = [];
+    for (const range of ['bytes=0-9', 'bytes=-4', 'bytes=5-1', 'bytes=99999999-']) {
+      const reply = await fetch('./sample/helsinki.osm.pbf', { headers: { Range: range } });
+      out.push([reply.status, reply.headers.get('Content-Range'), (await reply.arrayBuffer()).byteLength]);
+    }
+    return out;
+  });
+  await context.setOffline(false);
+  const size = Number(/\/(\d+)$/.exec(answers[0][1] ?? '')?.[1]);
+  expect(size).toBeGreaterThan(100_000);
+  expect(answers).toEqual([
+    [206, `bytes 0-9/${size}`, 10],
+    [206, `bytes ${size - 4}-${size - 1}/${size}`, 4],
+    [416, `bytes */${size}`, 0],
+    [416, `bytes */${size}`, 0],
+  ]);
+});
+
 test('Chromium finds the app installable, with a file handler for .pbf', async ({ baseURL, launchOptions }) => {
   // Installability is never granted in an incognito profile, which is what Playwright's default
   // contexts are: use a real, persistent profile.

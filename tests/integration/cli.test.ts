@@ -272,6 +272,38 @@ describe('exit codes and messages', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('a query that nests too deep: 1, naming the limit (not a Wasm trap)', { timeout: SLOW }, async () => {
+    const run = await cli(['query', join(DATA_DIR, 'malta.osm.pbf'), `${'not '.repeat(5_000)}amenity=cafe`]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('pbf-explorer: error: invalid query: syntax error at column 401: the query nests deeper than 100 levels of "not" and parentheses\n');
+  });
+
+  it('control sequences in a file (header, keys, values) are printed escaped, in every format and in info', { timeout: SLOW }, async () => {
+    // fixtures::terminal_traps: ESC, BEL, OSC 0/8/52, a C1 CSI and a bare CR in the header and tags.
+    const file = resolve(__dirname, '../../test-results/fixtures/terminal-traps.osm.pbf');
+    const raw = /[\x00-\x08\x0b\x0c\x0e-\x1d\x1f\x7f-\x9f]|\r(?!\n)/;
+    const runs = [await cli(['info', file]), await cli(['info', '--json', file])];
+    for (const format of ['text', 'geojson', 'geojsonseq', 'csv']) runs.push(await cli(['query', file, '--format', format, 'amenity=cafe']));
+    for (const run of runs) {
+      expect(run.status).toBe(0);
+      expect(run.stdout).not.toMatch(raw);
+      expect(run.stderr).not.toMatch(raw);
+    }
+    expect(runs[0].stdout).toContain('\\u001b]0;title\\u0007writer\\u001b[2J');
+    expect(runs[2].stdout).toContain('name: \\u001bc\\u001b]0;pwned\\u0007Kahvila');
+    expect(runs[2].stdout).toContain('description: fake\\nOK');
+    // In JSON the escapes mean the same characters: the data is exact.
+    const props = JSON.parse(runs[3].stdout).features[0].properties;
+    expect(props['tag:note\x1b]52;c;ZWNobyBwd25lZA==\x07'] ?? props['note\x1b]52;c;ZWNobyBwd25lZA==\x07']).toBe('\x9b31mred');
+    expect(JSON.parse(runs[1].stdout).header.source).toBe('\x1b]52;c;ZWNobyBwd25lZA==\x07');
+  });
+
+  it('a URL with a password: 1, refused without repeating it', async () => {
+    const run = await cli(['query', 'http://user:s3cret@127.0.0.1:9/x.osm.pbf', 'amenity=cafe']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('pbf-explorer: error: a URL with a user name or password in it is refused (127.0.0.1:9): give the file\'s address without them\n');
+  });
+
   it('a missing file: 1', async () => {
     const run = await cli(['query', '/no/such/file.osm.pbf', 'amenity=cafe']);
     expect(run.status).toBe(1);

@@ -23,6 +23,12 @@ class StalledHttpError extends Error {}
 /** A failure that retrying cannot fix (4xx, the file changed, CORS headers missing). */
 class FatalHttpError extends Error {}
 
+/**
+ * The server sent the read on to another address (a redirect), and the source was told to ask
+ * first ({@link FetchSource.askBeforeRedirect}): nothing was sent there yet.
+ */
+export class RedirectError extends Error {}
+
 const CORS_HELP =
   'the server must allow this page: Access-Control-Allow-Origin, and Access-Control-Expose-Headers: Content-Range, Content-Length, ETag';
 
@@ -51,6 +57,15 @@ export class FetchSource implements Source {
   private tail: Promise<Uint8Array | null> = Promise.resolve(null);
   /** Whether reads send `If-Range`; off once a server refused it (see {@link fetchRange}). */
   private ifRange = true;
+  /**
+   * When true (the page), a redirect is not followed: a request the server redirects ends in a
+   * {@link RedirectError}, before the new address is contacted, so that the person can be asked
+   * (a browser shows where a redirect leads only once it has followed it). After a yes, set to
+   * false: the read follows redirects, all to the one origin the first one led to.
+   */
+  askBeforeRedirect = false;
+  /** The origin the first redirect followed led to; a later one elsewhere is refused. */
+  private redirectedTo: string | null = null;
 
   /** A server without Range support: the one whole-file reply, read forward by successive reads. */
   private forward: { pieces: AsyncIterator<Uint8Array>; at: number; left: Uint8Array | null; signal?: AbortSignal } | null = null;
@@ -444,8 +459,11 @@ export class FetchSource implements Source {
     const silent = new AbortController();
     const timer = setTimeout(() => silent.abort(), this.stallMs);
     try {
-      return await fetch(this.name, { headers, signal: signal ? AbortSignal.any([signal, silent.signal]) : silent.signal, cache: 'no-store' });
+      const redirect = this.askBeforeRedirect ? 'manual' : 'follow';
+      const res = await fetch(this.name, { headers, signal: signal ? AbortSignal.any([signal, silent.signal]) : silent.signal, cache: 'no-store', redirect });
+      return this.checkRedirect(res);
     } catch (e) {
+      if (e instanceof RedirectError || e instanceof FatalHttpError) throw e;
       if (signal?.aborted) throw e;
       if (silent.signal.aborted) throw new StalledHttpError(`${this.name}: no reply for ${this.stallMs / 1000} s to ${headers.Range ? `bytes ${headers.Range.slice(6)}` : 'a request for the whole file'}`);
       throw new NetworkError(`could not reach ${this.name}: network error, or ${CORS_HELP} (${(e as Error).message})`);
@@ -454,6 +472,25 @@ export class FetchSource implements Source {
       waited();
       this.stats.requestsInFlight--;
     }
+  }
+
+  /**
+   * `res`, unless it is a redirect the read may not follow: one not followed (see
+   * {@link askBeforeRedirect}), or one that led to an origin other than the first redirect's.
+   */
+  private checkRedirect(res: Response): Response {
+    if (this.askBeforeRedirect && (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400 && res.headers.has('Location')))) {
+      void res.body?.cancel().catch(() => {});
+      throw new RedirectError(`${this.host} sends this file on to another address (an HTTP redirect)`);
+    }
+    if (!res.redirected || !res.url) return res;
+    const origin = new URL(res.url).origin;
+    this.redirectedTo ??= origin;
+    if (origin !== this.redirectedTo) {
+      void res.body?.cancel().catch(() => {});
+      throw new FatalHttpError(`${this.host} redirected this read to ${new URL(res.url).host}, not where its first redirect led (${new URL(this.redirectedTo).host}): stopped`);
+    }
+    return res;
   }
 
   /** How long (ms) a reply may send nothing before it counts as stalled ({@link RetryPolicy.stallMs}). */
@@ -493,7 +530,7 @@ export class FetchSource implements Source {
    * `Retry-After`) and returns, for the next attempt.
    */
   private async retryOrThrow(e: unknown, what: string, n: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted || e instanceof FatalHttpError) throw e;
+    if (signal?.aborted || e instanceof FatalHttpError || e instanceof RedirectError) throw e;
     if (n >= this.policy.retries) throw new Error(`${(e as Error).message} (gave up on ${what} after ${n + 1} tries)`);
     this.stats.retries++;
     await sleep(Math.max(backoff(this.policy, n), e instanceof RetryableHttpError ? e.retryAfterMs : 0), signal);

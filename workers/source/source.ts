@@ -72,9 +72,13 @@ export class FileSource implements Source {
   readonly name: string;
   readonly size: number;
 
+  /** The file's modification time (ms since the epoch): part of where its blob index is kept. */
+  readonly lastModified: number;
+
   constructor(private readonly file: File) {
     this.name = file.name;
     this.size = file.size;
+    this.lastModified = file.lastModified;
   }
 
   async open(): Promise<void> {}

@@ -166,6 +166,10 @@ impl QueryAssembler {
         let raw: serde_json::Value = serde_json::from_str(query_json).map_err(|e| JsError::new(&e.to_string()))?;
         let query_json = if raw.is_null() { serde_json::json!({ "q": "", "area": "everywhere", "count_only": true }) } else { raw };
         let query = Query::from_json(&query_json.to_string())?.prepare()?;
+        #[cfg(feature = "test-trap")]
+        if query.expr.keys().iter().any(|k| k == "test:trap-assembler") {
+            test_trap();
+        }
         let budget = if budget == 0 { crate::assembly::DEFAULT_LOCATION_BUDGET } else { budget as usize };
         let plan = ReadPlan::new(&query, budget);
         Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), query_keys: query.expr.keys() })

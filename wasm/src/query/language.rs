@@ -10,10 +10,18 @@
 //! condition  := KEY | KEY "=*" | KEY "!=*" | "!" KEY | KEY "=" VALUE | KEY "!=" VALUE
 //!             | KEY "~" REGEX | KEY "!~" REGEX | "type:" ( "node" | "way" | "relation" )
 //! ```
+//!
+//! A query comes from a link anyone can write: `not` and parentheses nest at most
+//! [`MAX_NESTING`] deep, so that parsing, evaluating and dropping it (all recursive) stay within
+//! the Wasm stack whatever the text.
 
 use regex::{Regex, RegexBuilder};
 
 use crate::element::ElementType;
+
+/// How deep `not` and parentheses may nest, together. Far beyond what a person writes; each level
+/// costs a few stack frames in the parser and in every evaluation, and Wasm's stack is 1 MiB.
+pub const MAX_NESTING: usize = 100;
 
 /// Which keys a condition looks at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,7 +116,7 @@ impl Expr {
         if text.trim().is_empty() {
             return Ok(Expr::And(Vec::new()));
         }
-        let mut p = Parser { chars: text.chars().collect(), at: 0 };
+        let mut p = Parser { chars: text.chars().collect(), at: 0, depth: 0 };
         let expr = p.or()?;
         p.skip_space();
         if p.at < p.chars.len() {
@@ -165,6 +173,8 @@ impl Expr {
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    /// How many `not` and `(` enclose the cursor.
+    depth: usize,
 }
 
 /// Characters of a bare word: letters of any script, digits, and `: _ - . /`.
@@ -250,12 +260,18 @@ impl Parser {
     }
 
     fn unary(&mut self) -> Result<Expr, ParseError> {
-        if self.keyword("not") {
-            return Ok(Expr::Not(Box::new(self.unary()?)));
-        }
         self.skip_space();
+        let start = self.at;
+        if self.keyword("not") {
+            self.enter(start)?;
+            let inner = self.unary()?;
+            self.depth -= 1;
+            return Ok(Expr::Not(Box::new(inner)));
+        }
         if self.eat("(") {
+            self.enter(start)?;
             let inner = self.or()?;
+            self.depth -= 1;
             self.skip_space();
             if !self.eat(")") {
                 return Err(self.error("expected \")\" to close the \"(\""));
@@ -263,6 +279,16 @@ impl Parser {
             return Ok(inner);
         }
         self.condition()
+    }
+
+    /// One level deeper (a `not` or `(` at `start`), or an error naming the limit there.
+    fn enter(&mut self, start: usize) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            self.at = start;
+            return Err(self.error(format!("the query nests deeper than {MAX_NESTING} levels of \"not\" and parentheses")));
+        }
+        Ok(())
     }
 
     fn condition(&mut self) -> Result<Expr, ParseError> {
@@ -472,6 +498,16 @@ mod tests {
         assert!(message.starts_with("the regular expression \"(a\" does not compile"), "{message}");
         assert!(err("name~/x(?=y)/").1.contains("look-around"), "{}", err("name~/x(?=y)/").1);
         assert_eq!(err("name~/abc"), (6, "this regular expression is not closed: expected a closing \"/\"".into()));
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let limit = format!("the query nests deeper than {MAX_NESTING} levels of \"not\" and parentheses");
+        let deepest = format!("{}shop{}", "(".repeat(MAX_NESTING / 2), ")".repeat(MAX_NESTING / 2));
+        assert!(Expr::parse(&format!("{}{deepest}", "not ".repeat(MAX_NESTING / 2))).is_ok());
+        assert_eq!(err(&format!("{}shop", "not ".repeat(5_000))), (4 * MAX_NESTING + 1, limit.clone()));
+        assert_eq!(err(&format!("{}shop{}", "(".repeat(20_000), ")".repeat(20_000))), (MAX_NESTING + 1, limit.clone()));
+        assert_eq!(err(&format!("shop or {}", "( not ".repeat(60))).0, 8 + 6 * 50 + 1);
     }
 
     #[test]

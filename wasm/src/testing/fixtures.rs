@@ -62,6 +62,25 @@ pub fn export_traps() -> Vec<u8> {
     file(&header_block(&FEATURES, HELSINKI_BBOX), &[primitive_block(&nodes, &[])])
 }
 
+/// Text aimed at a terminal that prints it: the header's writingprogram and source, a tag key and
+/// values hold control sequences that clear the screen (ESC c), set the window's title (OSC 0 …
+/// BEL), write the clipboard (OSC 52), make a hidden link (OSC 8), a C1 CSI and a bare carriage
+/// return that overwrites the line. One café within 1000 m of Helsinki's centre.
+pub fn terminal_traps() -> Vec<u8> {
+    let tags: [(&str, &str); 5] = [
+        ("amenity", "cafe"),
+        ("name", "\u{1b}c\u{1b}]0;pwned\u{7}Kahvila"),
+        ("website", "\u{1b}]8;;https://evil.example/\u{1b}\\click\u{1b}]8;;\u{1b}\\"),
+        ("note\u{1b}]52;c;ZWNobyBwd25lZA==\u{7}", "\u{9b}31mred"),
+        ("description", "fake\rOK"),
+    ];
+    let mut header = header_block(&FEATURES, HELSINKI_BBOX);
+    header.writingprogram = Some("\u{1b}]0;title\u{7}writer\u{1b}[2J".into());
+    header.source = Some("\u{1b}]52;c;ZWNobyBwd25lZA==\u{7}".into());
+    let nodes = [NodeSpec { id: 1, lat: 60.1699, lon: 24.9384, tags: &tags }];
+    file(&header, &[primitive_block(&nodes, &[])])
+}
+
 /// Matches whose nodes or members are not in the file, as at an extract's edge: café node 1 at
 /// Helsinki's centre; way 20 (`amenity=cafe`) of nodes 900 and 901, not in the file; relation 30
 /// (`amenity=cafe`, a multipolygon) of way 999, not in the file; relation 31 (`amenity=cafe`) of
@@ -274,6 +293,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("hostile.osm.pbf", hostile()),
         ("export-traps.osm.pbf", export_traps()),
+        ("terminal-traps.osm.pbf", terminal_traps()),
         ("members-missing.osm.pbf", members_missing()),
         ("pathological.osm.pbf", crate::testing::pathological::pathological()),
         ("unknown-feature.osm.pbf", unknown_feature()),
