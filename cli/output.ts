@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
-import { EXPORT_PIECE, exportPieces } from '../workers/export-pieces';
+import { EXPORT_PIECE, EXPORT_PIECE_BYTES, exportPieces } from '../workers/export-pieces';
 import type { FileInfo, Match, Query } from '../workers/types';
 import { printable } from './printable';
 
@@ -47,8 +47,10 @@ export async function writeAnswer(out: Writable, assembler: QueryAssembler, form
     return;
   }
   const total = assembler.count();
-  for (let at = 0; at < total; at += EXPORT_PIECE) {
-    const rows: Match[] = JSON.parse(assembler.rows(at, EXPORT_PIECE));
+  for (let at = 0; at < total; ) {
+    // Whole matches (never cut), in pieces bounded by bytes as the exports' are.
+    const rows: Match[] = JSON.parse(assembler.exportRows(at, EXPORT_PIECE, EXPORT_PIECE_BYTES));
     await write(out, rows.map((m, i) => (at + i > 0 ? '\n' : '') + textBlock(m)).join(''));
+    at += Math.max(1, assembler.exportedCount());
   }
 }

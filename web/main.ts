@@ -73,9 +73,17 @@ const mapView = new MapView(
     form.setCentre(lat, lon);
     previewArea();
   },
-  (type, id) => void client.get(type, id).then((m) => m && mapView.showPopup(m)),
+  (type, id) => void openPopup(type, id),
   onlineStyle,
 );
+/**
+ * Opens the popup of match `type`/`id`, cut to a popup's bounds; its Show all button (when
+ * something was cut) opens it again whole.
+ */
+async function openPopup(type: Match['type'], id: number, whole = false): Promise<void> {
+  const m = await client.get(type, id, whole);
+  if (m) mapView.showPopup(m, () => void openPopup(type, id, true));
+}
 /** Runs going on, and when one last started or ended (ms, `performance.now`). */
 let runsGoing = 0;
 let lastActivity = 0;
@@ -89,7 +97,10 @@ const list = new ResultList(
   $('#result-scroll'),
   $('#result-header'),
   $<HTMLOListElement>('#result-list'),
-  (m: Match) => mapView.flyTo(m),
+  (m: Match) => {
+    mapView.flyTo(m);
+    void openPopup(m.type, m.id);
+  },
   async (order) => void (await client.order(order.column, order.descending)),
 );
 const tagStats = new TagStatsView(

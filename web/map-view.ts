@@ -504,18 +504,20 @@ export class MapView {
     this.map.jumpTo({ zoom: view.zoom, center: [view.lon, view.lat] });
   }
 
-  /** Opens a match's tag popup at the match, or at the view's centre for one with no location. */
-  showPopup(match: Match): void {
+  /**
+   * Opens a match's tag popup at the match, or at the view's centre for one with no location;
+   * `showAll` (for a match shown cut) is its Show all button's.
+   */
+  showPopup(match: Match, showAll?: () => void): void {
     this.popup?.remove();
     this.popup = new Popup({ maxWidth: '340px' })
       .setLngLat(match.lon === null || match.lat === null ? this.map.getCenter() : [match.lon, match.lat])
-      .setDOMContent(popupContent(match))
+      .setDOMContent(popupContent(match, showAll))
       .addTo(this.map);
   }
 
-  /** Centres on a match (one with no location leaves the view as it is) and opens its tag popup. */
+  /** Centres on a match (one with no location leaves the view as it is). */
   flyTo(match: Match): void {
     if (match.lon !== null && match.lat !== null) this.map.easeTo({ center: [match.lon, match.lat], zoom: Math.max(this.map.getZoom(), 15), duration: 300 });
-    this.showPopup(match);
   }
 }

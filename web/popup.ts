@@ -58,8 +58,29 @@ function metaLine(match: Match): HTMLElement {
   return p;
 }
 
-/** Builds the popup content: a heading link and one table row per tag. */
-export function popupContent(match: Match): HTMLElement {
+/** "Shown cut: 12 tags left out, 1 value shortened." and a Show all button calling `showAll`. */
+function cutNote(cut: NonNullable<Match['cut']>, showAll: () => void): HTMLElement {
+  const p = document.createElement('p');
+  p.className = 'cut';
+  p.dataset.testid = 'popup-cut';
+  const parts = [
+    cut.tags && `${cut.tags} ${cut.tags === 1 ? 'tag' : 'tags'} left out`,
+    cut.texts && `${cut.texts} long ${cut.texts === 1 ? 'text' : 'texts'} shortened`,
+    cut.members && `${cut.members} ${cut.members === 1 ? 'member' : 'members'} left out`,
+  ].filter(Boolean);
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = 'Show all';
+  button.addEventListener('click', showAll, { once: true });
+  p.append(`Shown cut: ${parts.join(', ')}. `, button);
+  return p;
+}
+
+/**
+ * Builds the popup content: a heading link and one table row per tag; for a match shown cut,
+ * a note saying what was left out and a Show all button calling `showAll`.
+ */
+export function popupContent(match: Match, showAll: () => void = () => {}): HTMLElement {
   const root = document.createElement('div');
   root.className = 'tag-popup';
   root.dataset.testid = 'popup';
@@ -82,6 +103,7 @@ export function popupContent(match: Match): HTMLElement {
     }
   }
   root.append(table);
+  if (match.cut) root.append(cutNote(match.cut, showAll));
   if (match.meta) root.append(metaLine(match));
   if (match.problem) {
     const problem = document.createElement('p');
@@ -92,7 +114,7 @@ export function popupContent(match: Match): HTMLElement {
   if (match.members?.length) {
     const details = document.createElement('details');
     const summary = document.createElement('summary');
-    summary.textContent = `${match.members.length} members`;
+    summary.textContent = `${match.members.length + (match.cut?.members ?? 0)} members`;
     const list = document.createElement('ol');
     for (const [t, id, role] of match.members.slice(0, 500)) {
       const item = document.createElement('li');

@@ -200,9 +200,9 @@ export class QueryClient {
     return this.call({ call: 'rows', id: ++this.callId, start, count }, (r) => (r.call === 'rows' ? r.result : undefined));
   }
 
-  /** One match by type and id, or null. */
-  get(osmType: Match['type'], id: number): Promise<Match | null> {
-    return this.call({ call: 'get', id: ++this.callId, osmType, osmId: id }, (r) => (r.call === 'get' ? r.result : undefined));
+  /** One match by type and id, or null: cut to a popup's bounds (`Match.cut`) unless `whole`. */
+  get(osmType: Match['type'], id: number, whole = false): Promise<Match | null> {
+    return this.call({ call: 'get', id: ++this.callId, osmType, osmId: id, whole }, (r) => (r.call === 'get' ? r.result : undefined));
   }
 
   /** Orders the list's rows by `column` (`type`, `id`, `name` or a tag key; null: by label). */

@@ -43,9 +43,11 @@ export class TagStatsView {
       void this.show();
     });
     const parts: Node[] = [types, this.caption('Most frequent keys (click one for its values)'), keys];
+    if (stats.long_keys > 0) parts.push(this.caption(`${stats.long_keys} ${stats.long_keys === 1 ? 'key' : 'keys'} over 200 bytes not listed`));
     if (this.key !== null) {
       const key = this.key;
       parts.push(this.caption(`Values of ${key} (click one to add it to the query)`), this.list(stats.values, 'stats-value', (v) => this.onAdd(tagCondition(key, v))));
+      if (stats.long_values > 0) parts.push(this.caption(`${stats.long_values} ${stats.long_values === 1 ? 'value' : 'values'} over 200 bytes not listed`));
     }
     body.replaceChildren(...parts);
     return stats;

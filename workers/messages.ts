@@ -18,7 +18,7 @@ export interface QueryCalls {
   /** `count` rows of the list from `start`, in its stable order (label, then type and id). */
   rows: { args: { start: number; count: number }; result: Match[] };
   /** One match, or null when it is not (or no longer) one. */
-  get: { args: { osmType: Match['type']; osmId: number }; result: Match | null };
+  get: { args: { osmType: Match['type']; osmId: number; whole: boolean }; result: Match | null };
   /** Orders the list's rows by a column (`type`, `id`, `name` or a tag key; empty: by label). */
   order: { args: { column: string; descending: boolean }; result: null };
   /** Tag statistics of the answer, with the most frequent values of `key` (empty: none). */

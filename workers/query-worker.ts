@@ -482,14 +482,14 @@ async function reply(req: CallRequest): Promise<CallReply> {
     case 'rows':
       return { call: 'rows', id: req.id, result: answer ? rowsOf(answer.assembler.rows(req.start, req.count)) : [] };
     case 'get': {
-      const json = answer?.assembler.get(req.osmType, req.osmId);
+      const json = answer?.assembler.get(req.osmType, req.osmId, req.whole);
       return { call: 'get', id: req.id, result: json ? JSON.parse(json) : null };
     }
     case 'order':
       answer?.assembler.orderBy(req.column, req.descending);
       return { call: 'order', id: req.id, result: null };
     case 'stats': {
-      const empty = { types: [0, 0, 0], keys: [], values: [], columns: [] };
+      const empty = { types: [0, 0, 0], keys: [], values: [], long_keys: 0, long_values: 0, columns: [] };
       return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.assembler.tagStats(req.key, STATS_TOP)) : empty };
     }
     case 'area-copies':

@@ -39,6 +39,9 @@ export interface TagStats {
   keys: [string, number][];
   /** The most frequent values of the key asked about. */
   values: [string, number][];
+  /** Keys, and values of the key asked about, over 200 bytes: counted here, not listed (the crate's `STATS_TEXT_BYTES`). */
+  long_keys: number;
+  long_values: number;
   /** The table's tag columns: the query's keys, then the most frequent others. */
   columns: string[];
 }
@@ -116,6 +119,11 @@ export interface Match {
   meta?: Meta;
   /** Metres from the area's centre (haversine), when the area is a circle. */
   distance?: number;
+  /**
+   * Set when the match is shown cut (a list row, a popup: the crate's `trim.rs`): tags and
+   * members left out, keys and values shortened to end in `…`. Never set in exports.
+   */
+  cut?: { tags: number; texts: number; members: number };
 }
 
 /**

@@ -4,7 +4,7 @@
  * the bad spot stays, the page stays usable, and nothing from the data runs.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startLocalServer } from '../local-server';
 import { DATA_DIR, FIXTURE_DIR } from './data';
@@ -368,4 +368,53 @@ test('a link whose query nests too deep gets an error naming the limit, and the 
   await page.getByRole('button', { name: 'Run query' }).click();
   await expect(status(page)).toHaveText('done', { timeout: 60_000 });
   await expect(count(page)).toHaveText('43');
+});
+
+/** How many times `needle` (ASCII) occurs in the file at `path`, read in pieces (the file may exceed a string's limit). */
+async function occurrences(path: string, needle: string): Promise<number> {
+  let n = 0;
+  let carry = '';
+  for await (const chunk of createReadStream(path, { encoding: 'latin1', highWaterMark: 8 << 20 })) {
+    const text = carry + (chunk as string);
+    n += text.split(needle).length - 1;
+    carry = text.slice(-(needle.length - 1));
+  }
+  return n;
+}
+
+test('tags of megabytes (20 cafés named with 30 MB each, one with 100 000 tags): the list draws, popups open cut with Show all, exports hold every byte', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto(HELSINKI_CAFES);
+  await page.locator('input[type=file]').setInputFiles(join(FIXTURE_DIR, 'huge-tags.osm.pbf'));
+  await expect(status(page)).toHaveText('done', { timeout: 120_000 });
+  await expect(count(page)).toHaveText('21');
+  const items = page.getByTestId('result-item');
+  await expect(items.first()).toBeVisible();
+  // A row's label is cut for the list; its popup opens at once, cut, and says what was left out.
+  const longest = await page.locator('#result-list li bdi').evaluateAll((els) => Math.max(...els.map((e) => e.textContent!.length)));
+  expect(longest).toBeLessThanOrEqual(121);
+  await items.filter({ hasText: 'AAAA' }).click();
+  const popup = page.getByTestId('popup');
+  await expect(popup.getByTestId('popup-cut')).toHaveText('Shown cut: 1 long text shortened. Show all', { timeout: 5_000 });
+  await items.filter({ hasText: 'amenity=cafe' }).click();
+  await expect(popup.getByTestId('popup-cut')).toHaveText('Shown cut: 99500 tags left out. Show all', { timeout: 5_000 });
+  expect(await popup.locator('tr').count()).toBe(500);
+  // The statistics list no long text (a click on one would refine the query by a cut value): they are counted.
+  await page.getByTestId('tag-stats').locator('summary').click();
+  await page.locator('[data-testid=stats-key][data-text=name]').click();
+  await expect(page.getByTestId('tag-stats')).toContainText('20 values over 200 bytes not listed');
+  await expect(page.getByTestId('stats-value')).toHaveCount(0);
+  // Every export holds every match, whole.
+  const csvDownload = page.waitForEvent('download');
+  await page.getByTestId('export-csv').click();
+  const csv = await (await csvDownload).path();
+  expect(statSync(csv).size).toBeGreaterThan(20 * 30_000_000);
+  expect(await occurrences(csv, '\r\n')).toBe(22);
+  const geojsonDownload = page.waitForEvent('download');
+  await page.getByTestId('export-geojson').click();
+  const geojson = await (await geojsonDownload).path();
+  expect(statSync(geojson).size).toBeGreaterThan(20 * 30_000_000);
+  expect(await occurrences(geojson, '"type":"Feature"')).toBe(21);
+  expect(await occurrences(geojson, 'A'.repeat(1000))).toBeGreaterThanOrEqual(29_000);
+  await expect(status(page)).toHaveText('done');
 });

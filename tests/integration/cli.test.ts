@@ -304,6 +304,31 @@ describe('exit codes and messages', () => {
     expect(run.stderr).toBe('pbf-explorer: error: a URL with a user name or password in it is refused (127.0.0.1:9): give the file\'s address without them\n');
   });
 
+  it('tags of megabytes are written whole, in every format (pieces bounded by bytes, not by a count of matches)', { timeout: 300_000 }, async () => {
+    // fixtures: huge_tags: 20 cafés named with 30 MB each and one with 100 000 tags.
+    const file = resolve(__dirname, '../../test-results/fixtures/huge-tags.osm.pbf');
+    for (const [format, separator, records] of [['csv', '\r\n', 22], ['geojsonseq', '\x1e', 21], ['text', 'meta:id: ', 21], ['geojson', '"type":"Feature"', 21]] as const) {
+      const child = spawn(process.execPath, [CLI, 'query', file, '--near', '60.1699,24.9384', '--format', format, 'amenity=cafe']);
+      let bytes = 0;
+      let found = 0;
+      let carry = '';
+      child.stdout.setEncoding('latin1');
+      child.stdout.on('data', (chunk: string) => {
+        bytes += chunk.length;
+        const text = carry + chunk;
+        found += text.split(separator).length - 1;
+        carry = text.slice(-(separator.length - 1) || text.length);
+      });
+      const err: Buffer[] = [];
+      child.stderr.on('data', (b) => err.push(b));
+      const status = await new Promise((done) => child.on('close', done));
+      expect(Buffer.concat(err).toString(), format).toBe('');
+      expect(status).toBe(0);
+      expect(bytes, format).toBeGreaterThan(20 * 30_000_000);
+      expect(found, format).toBe(records);
+    }
+  });
+
   it('a missing file: 1', async () => {
     const run = await cli(['query', '/no/such/file.osm.pbf', 'amenity=cafe']);
     expect(run.status).toBe(1);

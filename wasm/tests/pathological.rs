@@ -53,3 +53,13 @@ fn only_unplaced(scan: &FileScan) -> (i64, &str) {
     assert_eq!((scan.matches.len(), &scan.shapes[..]), (1, &[None][..]));
     (scan.matches[0].id, scan.matches[0].problem.as_deref().unwrap())
 }
+
+#[test]
+fn tags_of_megabytes_are_answered_whole() {
+    use pbf_explorer::testing::huge_tags::{huge_tags, LONG_NAMED, MANY_TAGS, NAME_BYTES};
+    let scan = answer(&huge_tags(), "amenity=cafe", Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 });
+    assert_eq!(scan.matches.len(), LONG_NAMED + 1);
+    let longest = scan.matches.iter().flat_map(|m| m.tags.iter()).map(|(_, v)| v.len()).max();
+    assert_eq!(longest, Some(NAME_BYTES));
+    assert_eq!(scan.matches.iter().map(|m| m.tags.len()).max(), Some(MANY_TAGS));
+}

@@ -37,6 +37,11 @@ impl SortedRows {
         (row.element, row.id)
     }
 
+    /// How many rows there are.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
     /// The rows' types and ids in order.
     pub fn iter(&self) -> impl Iterator<Item = (ElementType, i64)> + '_ {
         self.rows.iter().map(|r| (r.element, r.id))

@@ -72,6 +72,7 @@ pub mod read_plan;
 mod reads;
 mod shapes;
 pub mod table;
+pub mod trim;
 mod views;
 
 pub use export::{csv_header, csv_row, feature, CsvColumns};
@@ -103,6 +104,9 @@ pub struct Match {
     /// Metres from the area's centre to (`lat`, `lon`) (haversine), when the area is a circle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
+    /// What was left out when the match is shown cut ([`trim::trim`]); never in exports.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<trim::Cut>,
 }
 
 /// One OSMData blob as the first read saw it: where it is in the file (bytes) and what it holds.
@@ -479,7 +483,7 @@ impl Assembler {
                 .map(|r| (r.tags.clone(), r.members.clone(), if r.unplaced { Some(NO_MEMBER_IN_FILE.to_string()) } else { r.problem.clone() }, r.meta.clone()))?,
         };
         let distance = at.and_then(|[lat, lon]| self.area.distance_m(lat, lon));
-        Some(Match { element: t, id, lat: at.map(|p| p[0]), lon: at.map(|p| p[1]), tags, members, problem, meta, distance })
+        Some(Match { element: t, id, lat: at.map(|p| p[0]), lon: at.map(|p| p[1]), tags, members, problem, meta, distance, cut: None })
     }
 }
 

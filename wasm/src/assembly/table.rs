@@ -78,7 +78,14 @@ pub struct TagStats {
     pub keys: Vec<(String, u64)>,
     /// For the key asked about: its most frequent values with their counts.
     pub values: Vec<(String, u64)>,
+    /// Keys over [`STATS_TEXT_BYTES`] met (each time), and values of the key asked about over
+    /// it: not listed (a list entry is a refinement to click; a cut text would refine wrongly).
+    pub long_keys: u64,
+    pub long_values: u64,
 }
+
+/// Bytes of a key or value the statistics list; longer ones are only counted.
+pub const STATS_TEXT_BYTES: usize = 200;
 
 /// Counts over `items` (each match's type and tags): types, the `top` most frequent keys, and
 /// the `top` most frequent values of `key` when given.
@@ -89,9 +96,17 @@ pub fn tag_stats<'a>(items: impl Iterator<Item = (ElementType, &'a [Tag])>, key:
     for (t, tags) in items {
         stats.types[t as usize] += 1;
         for (k, v) in tags {
-            *keys.entry(k).or_default() += 1;
+            if k.len() > STATS_TEXT_BYTES {
+                stats.long_keys += 1;
+            } else {
+                *keys.entry(k).or_default() += 1;
+            }
             if Some(k.as_str()) == key {
-                *values.entry(v).or_default() += 1;
+                if v.len() > STATS_TEXT_BYTES {
+                    stats.long_values += 1;
+                } else {
+                    *values.entry(v).or_default() += 1;
+                }
             }
         }
     }
@@ -148,5 +163,18 @@ mod tests {
         assert_eq!(stats.keys, vec![("amenity".to_string(), 3), ("cuisine".to_string(), 1)]);
         assert_eq!(stats.values, vec![("cafe".to_string(), 2), ("bar".to_string(), 1)]);
         assert_eq!(columns(&["amenity".into()], &stats, 2), vec!["amenity".to_string(), "cuisine".to_string()]);
+        assert_eq!((stats.long_keys, stats.long_values), (0, 0));
+    }
+
+    #[test]
+    fn long_keys_and_values_are_counted_not_listed() {
+        let long = "W".repeat(STATS_TEXT_BYTES + 1);
+        let a = tags(&[("name", long.as_str()), (long.as_str(), "x")]);
+        let b = tags(&[("name", "Kahvila")]);
+        let items = [(ElementType::Node, a.as_slice()), (ElementType::Node, b.as_slice())];
+        let stats = tag_stats(items.into_iter(), Some("name"), 10);
+        assert_eq!(stats.keys, vec![("name".to_string(), 2)]);
+        assert_eq!(stats.values, vec![("Kahvila".to_string(), 1)]);
+        assert_eq!((stats.long_keys, stats.long_values), (1, 1));
     }
 }

@@ -64,9 +64,17 @@ impl Assembler {
     /// `count` matches from position `start` in the stable order (label, then type and id),
     /// where the label is the `name` tag, else the first tag as `key=value`.
     pub fn rows(&mut self, start: usize, count: usize) -> Vec<Match> {
+        self.row_keys(start, count).into_iter().filter_map(|(t, id)| self.get(t, id)).collect()
+    }
+
+    /// The type and id of the matches at positions `start .. start + count` of the list (as
+    /// [`Assembler::rows`]), found by position: cheap for any `start`, so a caller can build one
+    /// match at a time (an element may hold megabytes of tags).
+    pub fn row_keys(&mut self, start: usize, count: usize) -> Vec<(ElementType, i64)> {
         self.sort();
+        let end = start.saturating_add(count).min(self.sorted.len());
         let Some((column, descending)) = &self.order else {
-            return self.sorted.iter().skip(start).take(count).filter_map(|(t, id)| self.get(t, id)).collect();
+            return (start.min(end)..end).map(|i| self.sorted.at(i)).collect();
         };
         if self.view_version != self.sorted_version {
             // From the position alone: a whole match (its tags cloned) per row would be wasted here.
@@ -74,9 +82,8 @@ impl Assembler {
             self.view = crate::assembly::table::order(self.sorted.iter(), |t, id| self.tags_of(t, id), distance, column, *descending);
             self.view_version = self.sorted_version;
         }
-        self.view.iter().skip(start).take(count).filter_map(|&i| { let (t, id) = self.sorted.at(i); self.get(t, id) }).collect()
+        self.view[start.min(end)..end].iter().map(|&i| self.sorted.at(i)).collect()
     }
-
 
     /// Orders the list by `column` (`type`, `id`, `distance` from a circle's centre, `name` or a
     /// tag key; None: by label, the default), ties in label order; a missing tag sorts last either way.

@@ -11,6 +11,7 @@ pub use layout::{AreaCopy, FileLayout, FileOptimizer};
 
 use crate::query::area_filter::AreaFilter;
 use crate::assembly::geometry::Shape;
+use crate::assembly::trim::{trim, ShownLimits, LIST_LIMITS, POPUP_LIMITS};
 use crate::assembly::{csv_header, csv_row, feature, Assembler, CsvColumns, Match};
 use crate::element::ElementType;
 use crate::format::blob::blob_data;
@@ -140,6 +141,8 @@ pub struct QueryAssembler {
     csv_columns: CsvColumns,
     /// The query's exact keys: the table's first tag columns.
     query_keys: Vec<String>,
+    /// How many matches the last export piece held ([`QueryAssembler::exported_count`]).
+    exported: u32,
 }
 
 /// Blobs of a read as `[index, offset, size, from, to]` each.
@@ -172,7 +175,7 @@ impl QueryAssembler {
         }
         let budget = if budget == 0 { crate::assembly::DEFAULT_LOCATION_BUDGET } else { budget as usize };
         let plan = ReadPlan::new(&query, budget);
-        Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), query_keys: query.expr.keys() })
+        Ok(QueryAssembler { plan, query_json, wanted: Vec::new(), csv_columns: CsvColumns::default(), query_keys: query.expr.keys(), exported: 0 })
     }
 
     /// The bbox of the area copy to keep after this query (`docs/optimize.md`, "Area copies"):
@@ -391,14 +394,15 @@ impl QueryAssembler {
     }
 
     /// Tag statistics of the answer as JSON: `{"types":[nodes,ways,relations],
-    /// "keys":[[key,count]…],"values":[[value,count]…],"columns":[key…]}` — the `top` most
-    /// frequent keys, the `top` most frequent values of `key` (empty: none), and the table's tag
-    /// columns (the query's keys, then the most frequent others; 6 at most).
+    /// "keys":[[key,count]…],"values":[[value,count]…],"long_keys":n,"long_values":n,
+    /// "columns":[key…]}` — the `top` most frequent keys, the `top` most frequent values of `key`
+    /// (empty: none), how many keys and values were too long to list (`table::STATS_TEXT_BYTES`),
+    /// and the table's tag columns (the query's keys, then the most frequent others; 6 at most).
     #[wasm_bindgen(js_name = tagStats)]
     pub fn tag_stats(&mut self, key: &str, top: u32) -> String {
         let stats = self.plan.answer_mut().tag_stats((!key.is_empty()).then_some(key), top as usize);
         let columns = crate::assembly::table::columns(&self.query_keys, &stats, 6);
-        serde_json::json!({ "types": stats.types, "keys": stats.keys, "values": stats.values, "columns": columns }).to_string()
+        serde_json::json!({ "types": stats.types, "keys": stats.keys, "values": stats.values, "long_keys": stats.long_keys, "long_values": stats.long_values, "columns": columns }).to_string()
     }
 
     /// The number of matches.
@@ -428,16 +432,39 @@ impl QueryAssembler {
     }
 
     /// Matches `start .. start + count` of the list (label, then type and id) as a JSON array
-    /// of `{"type","id","lat","lon","tags":[[k,v]…]}` (degrees WGS84).
+    /// of `{"type","id","lat","lon","tags":[[k,v]…]}` (degrees WGS84), each cut to a list row's
+    /// bounds (`trim::LIST_LIMITS`; its `cut` says what was left out), so that a reply stays
+    /// small whatever the tags hold.
     pub fn rows(&mut self, start: u32, count: u32) -> String {
-        serde_json::to_string(&self.plan.answer_mut().rows(start as usize, count as usize)).unwrap_or_else(|_| "[]".into())
+        serde_json::to_string(&shown(self.plan.answer_mut(), start, count, &LIST_LIMITS)).unwrap_or_else(|_| "[]".into())
     }
 
-    /// One match as in [`QueryAssembler::rows`], or `undefined` when it is not one.
-    /// Throws for a `type` other than `node` or `way`.
-    pub fn get(&self, r#type: &str, id: f64) -> Result<Option<String>, JsError> {
-        let m = self.plan.answer().get(element_type(r#type)?, id as i64);
-        Ok(m.and_then(|m| serde_json::to_string(&m).ok()))
+    /// One match as in [`QueryAssembler::rows`], cut to a popup's bounds (`trim::POPUP_LIMITS`)
+    /// unless `whole` (the person asked to see all of it), or `undefined` when it is not one.
+    /// Throws for a `type` other than `node`, `way` or `relation`.
+    pub fn get(&self, r#type: &str, id: f64, whole: bool) -> Result<Option<String>, JsError> {
+        let Some(mut m) = self.plan.answer().get(element_type(r#type)?, id as i64) else { return Ok(None) };
+        if !whole {
+            trim(&mut m, &POPUP_LIMITS);
+        }
+        Ok(serde_json::to_string(&m).ok())
+    }
+
+    /// Matches from `start` of the list, whole (never cut), as a JSON array like
+    /// [`QueryAssembler::rows`]: a piece of the command line's text output. At most `count`, and
+    /// none past the one that brings the piece to `max_bytes` (at least one, whatever its size);
+    /// [`QueryAssembler::exported_count`] says how many.
+    #[wasm_bindgen(js_name = exportRows)]
+    pub fn export_rows(&mut self, start: u32, count: u32, max_bytes: u32) -> String {
+        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, |m, _| serde_json::to_string(m).unwrap_or_default());
+        self.exported = n;
+        format!("[{}]", pieces.join(","))
+    }
+
+    /// How many matches the last export piece (`exportRows`, `exportCsvRows`, `exportFeatures`) held.
+    #[wasm_bindgen(js_name = exportedCount)]
+    pub fn exported_count(&self) -> u32 {
+        self.exported
     }
 
     /// Starts a CSV export (RFC 4180): its header line, whose tag columns
@@ -448,34 +475,60 @@ impl QueryAssembler {
         csv_header(&self.csv_columns)
     }
 
-    /// Matches `start .. start + count` of the list as CSV lines (see `export_csv_header`),
-    /// each with its full geometry (`Assembler::export_shape`).
+    /// Matches from `start` of the list as CSV lines (see `export_csv_header`), each with its
+    /// full geometry (`Assembler::export_shape`); at most `count`, bounded by `max_bytes` as
+    /// [`QueryAssembler::export_rows`].
     #[wasm_bindgen(js_name = exportCsvRows)]
-    pub fn export_csv_rows(&mut self, start: u32, count: u32) -> String {
+    pub fn export_csv_rows(&mut self, start: u32, count: u32, max_bytes: u32) -> String {
         let columns = &self.csv_columns;
-        exported(self.plan.answer_mut(), start, count, |m, shape| csv_row(m, shape, columns)).concat()
+        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, |m, shape| csv_row(m, shape, columns));
+        self.exported = n;
+        pieces.concat()
     }
 
-    /// Matches `start .. start + count` of the list as GeoJSON Features (RFC 7946) with their
-    /// full geometry (`Assembler::export_shape`; null for a match with none) and the tags,
-    /// `osm_type`, `osm_id` and any `problem` as properties, joined by commas: a piece of the export.
+    /// Matches from `start` of the list as GeoJSON Features (RFC 7946) with their full geometry
+    /// (`Assembler::export_shape`; null for a match with none) and the tags, `osm_type`,
+    /// `osm_id` and any `problem` as properties, joined by commas: a piece of the export. At
+    /// most `count`, bounded by `max_bytes` as [`QueryAssembler::export_rows`].
     #[wasm_bindgen(js_name = exportFeatures)]
-    pub fn export_features(&mut self, start: u32, count: u32) -> String {
-        exported(self.plan.answer_mut(), start, count, feature).join(",")
+    pub fn export_features(&mut self, start: u32, count: u32, max_bytes: u32) -> String {
+        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, feature);
+        self.exported = n;
+        pieces.join(",")
     }
 }
 
-/// Matches `start .. start + count` of `answer`'s list, each written by `write` with its export
-/// shape and, should that have found a broken multipolygon, the reason.
-fn exported(answer: &mut Assembler, start: u32, count: u32, write: impl Fn(&Match, Option<&Shape>) -> String) -> Vec<String> {
-    let rows = answer.rows(start as usize, count as usize);
-    rows.into_iter()
-        .map(|mut m| {
-            let (shape, problem) = answer.export_shape(m.element, m.id);
-            m.problem = m.problem.or(problem);
-            write(&m, shape.as_ref())
+/// Matches `start .. start + count` of `answer`'s list cut to `limits`, built one at a time.
+fn shown(answer: &mut Assembler, start: u32, count: u32, limits: &ShownLimits) -> Vec<Match> {
+    let keys = answer.row_keys(start as usize, count as usize);
+    keys.into_iter()
+        .filter_map(|(t, id)| {
+            let mut m = answer.get(t, id)?;
+            trim(&mut m, limits);
+            Some(m)
         })
         .collect()
+}
+
+/// Matches from `start` of `answer`'s list, built and written one at a time by `write` with
+/// their export shape (and, should that have found a broken multipolygon, the reason): at most
+/// `count`, none after the one that brings the text to `max_bytes`. The pieces, and how many
+/// matches of the list they cover.
+fn exported(answer: &mut Assembler, start: u32, count: u32, max_bytes: u32, write: impl Fn(&Match, Option<&Shape>) -> String) -> (Vec<String>, u32) {
+    let (mut pieces, mut bytes, mut covered) = (Vec::new(), 0usize, 0u32);
+    for (t, id) in answer.row_keys(start as usize, count as usize) {
+        if bytes >= max_bytes as usize {
+            break;
+        }
+        covered += 1;
+        let Some(mut m) = answer.get(t, id) else { continue };
+        let (shape, problem) = answer.export_shape(m.element, m.id);
+        m.problem = m.problem.or(problem);
+        let piece = write(&m, shape.as_ref());
+        bytes += piece.len();
+        pieces.push(piece);
+    }
+    (pieces, covered)
 }
 
 /// How many bytes at each end of its file the identity in the blob index `bytes` hashes

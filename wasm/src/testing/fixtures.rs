@@ -296,6 +296,7 @@ pub fn all() -> Vec<(&'static str, Vec<u8>)> {
         ("terminal-traps.osm.pbf", terminal_traps()),
         ("members-missing.osm.pbf", members_missing()),
         ("pathological.osm.pbf", crate::testing::pathological::pathological()),
+        ("huge-tags.osm.pbf", crate::testing::huge_tags::huge_tags()),
         ("unknown-feature.osm.pbf", unknown_feature()),
         ("history.osh.pbf", history()),
         ("lzma-blob.osm.pbf", lzma_blob()),

@@ -3,5 +3,6 @@
 
 pub mod encode;
 pub mod fixtures;
+pub mod huge_tags;
 pub mod pathological;
 pub mod planet_like;
