@@ -12,11 +12,14 @@ import { printable } from './printable';
 export const FORMATS = ['text', 'geojson', 'geojsonseq', 'csv'] as const;
 export type Format = (typeof FORMATS)[number];
 
+const utf8 = new TextDecoder();
+
 /**
- * Writes `text` with its control characters escaped (`printable`: it came from the file), waiting
+ * Writes `piece` (text, or UTF-8 bytes) with its control characters escaped (`printable`: it came from the file), waiting
  * while `out` is full (so a slow reader holds the writer back, not memory).
  */
-async function write(out: Writable, text: string): Promise<void> {
+async function write(out: Writable, piece: string | Uint8Array): Promise<void> {
+  const text = typeof piece === 'string' ? piece : utf8.decode(piece);
   if (text && !out.write(printable(text))) await new Promise<void>((resolve) => out.once('drain', resolve));
 }
 

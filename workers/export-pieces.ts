@@ -7,6 +7,8 @@
  */
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 
+const utf8 = new TextDecoder();
+
 /** Matches written per piece, at most. */
 export const EXPORT_PIECE = 5000;
 /**
@@ -18,20 +20,25 @@ export const EXPORT_PIECE_BYTES = 8 << 20;
 
 export type ExportFormat = 'geojson' | 'geojsonseq' | 'csv';
 
-/** The pieces of the export of `assembler`'s answer in `format`, in the list's order; `metadata` goes into GeoJSON's. */
-export function* exportPieces(assembler: QueryAssembler, format: ExportFormat, metadata: unknown): Generator<string> {
+/**
+ * The pieces of the export of `assembler`'s answer in `format`, in the list's order; `metadata`
+ * goes into GeoJSON's. The rows come as UTF-8 bytes straight from the Wasm memory (no UTF-16
+ * string on the way into a `Blob`), the rest as strings.
+ */
+export function* exportPieces(assembler: QueryAssembler, format: ExportFormat, metadata: unknown): Generator<string | Uint8Array> {
   const total = assembler.count();
   if (format === 'csv') yield assembler.exportCsvHeader();
   if (format === 'geojson') yield `{"type":"FeatureCollection","metadata":${JSON.stringify(metadata)},"features":[\n`;
   for (let at = 0; at < total; ) {
     if (format === 'csv') yield assembler.exportCsvRows(at, EXPORT_PIECE, EXPORT_PIECE_BYTES);
-    else if (format === 'geojson') yield (at > 0 ? ',\n' : '') + assembler.exportFeatures(at, EXPORT_PIECE, EXPORT_PIECE_BYTES);
+    else if (format === 'geojson') yield assembler.exportFeatures(at, EXPORT_PIECE, EXPORT_PIECE_BYTES);
     else {
-      // RFC 8142: each text is RS, the JSON, LF. One feature per call keeps them apart.
+      // RFC 8142: each text is RS, the JSON, LF. One feature per call (from the list's start,
+      // so with no separator before it) keeps them apart.
       let piece = '';
       let n = 0;
       for (; n < EXPORT_PIECE && at + n < total && piece.length < EXPORT_PIECE_BYTES; n++) {
-        const feature = assembler.exportFeatures(at + n, 1, EXPORT_PIECE_BYTES);
+        const feature = utf8.decode(assembler.exportFeatures(at + n, 1, EXPORT_PIECE_BYTES)).replace(/^,\n/, '');
         if (feature) piece += `\x1e${feature}\n`;
       }
       yield piece;

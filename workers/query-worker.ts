@@ -499,7 +499,7 @@ async function reply(req: CallRequest): Promise<CallReply> {
       await indexKept;
       return { call: 'blob-index', id: req.id, result: answer?.index ? new Blob([answer.index as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }) : null };
     case 'export': {
-      // Streamed into a Blob piece by piece: a Blob made of a Blob and a string keeps the first by
+      // Streamed into a Blob piece by piece: a Blob made of a Blob and a piece (bytes or a string) keeps the first by
       // reference, so each piece is garbage once added and the answer is never held twice. A
       // turn of the event loop after each piece lets its bytes leave this worker for the
       // browser's blob storage: within one long task, all of them piled up here (a 2.1 GB CSV
@@ -508,7 +508,7 @@ async function reply(req: CallRequest): Promise<CallReply> {
       const exporting = answer;
       if (exporting) {
         for (const piece of exportPieces(exporting.assembler, req.format, { generator: 'pbf-explorer', file: exporting.info, query: exporting.query })) {
-          file = new Blob([file, piece], { type: file.type });
+          file = new Blob([file, piece as Uint8Array<ArrayBuffer> | string], { type: file.type });
           await new Promise((resolve) => setTimeout(resolve, 0));
           if (answer !== exporting) throw new Error('export stopped: a new query replaced the answer');
         }
