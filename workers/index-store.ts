@@ -205,10 +205,13 @@ const headsOnly = new WeakSet<Uint8Array>();
 /** Whether `bytes` are a whole index, not a paged index's head alone. */
 export const isWholeIndex = (bytes: Uint8Array): boolean => !headsOnly.has(bytes);
 
-/** Bytes `from..from+size` of `url` by a Range request (a server without Range support sends all of it). */
+/**
+ * Bytes `from..from+size` of `url` by a Range request (a server without Range support sends all
+ * of it). Index requests never follow a redirect: an index elsewhere is no index (docs/security.md).
+ */
 async function rangeOf(url: string, from: number, size: number, signal?: AbortSignal): Promise<Uint8Array> {
   // Not from the HTTP cache: a partial reply kept under a weak validator may not be the bytes asked for.
-  const reply = await fetch(url, { signal, cache: 'no-store', headers: { Range: `bytes=${from}-${from + size - 1}` } });
+  const reply = await fetch(url, { signal, cache: 'no-store', redirect: 'manual', headers: { Range: `bytes=${from}-${from + size - 1}` } });
   if (!reply.ok) throw new Error(`${url}: HTTP ${reply.status}`);
   const bytes = new Uint8Array(await reply.arrayBuffer());
   return reply.status === 206 ? bytes : bytes.subarray(from, from + size);
@@ -252,12 +255,13 @@ export function pagesOf(url: string, start: () => Uint8Array | null = () => null
  * The index a web server keeps beside the file (`FILE.osm.pbf.idx`), or null when it has none:
  * of a paged index (format 5) its head only (one small request; its pages are fetched as the
  * read asks, {@link pagesOf}), of another the whole. Checked against the file's identity before
- * use, as a kept one. `onStart` is given the first reply's bytes (the index's start).
+ * use, as a kept one; a redirect counts as none (it is not followed). `onStart` is given the
+ * first reply's bytes (the index's start).
  */
 export async function indexBeside(source: FetchSource, signal?: AbortSignal, onStart?: (start: Uint8Array) => void): Promise<Uint8Array | null> {
   const url = `${source.name}.idx`;
   try {
-    const reply = await fetch(url, { signal, cache: 'no-store', headers: { Range: `bytes=0-${HEAD_BYTES - 1}` } });
+    const reply = await fetch(url, { signal, cache: 'no-store', redirect: 'manual', headers: { Range: `bytes=0-${HEAD_BYTES - 1}` } });
     if (!reply.ok) return null;
     let bytes = new Uint8Array(await reply.arrayBuffer());
     onStart?.(bytes);
