@@ -149,24 +149,26 @@ const CONFIRM_BYTES = 100e6;
 type Words = (string | { strong: string })[];
 
 /**
- * Asks before a link reads a large file from another origin, or (`redirect`) before following
- * its server's redirect to an address the browser shows only once followed; true to go on.
+ * Asks before a link reads a file from `host`: a large one from another origin (`bytes`, NaN
+ * when its size is unknown), or one from a host not allowed yet (`bytes` null: its size is not
+ * known before the host is contacted); or (`redirect`) before following its server's redirect to
+ * an address the browser shows only once followed. True to go on.
  */
-function confirmDownload(host: string, bytes: number, redirect = false): Promise<boolean> {
+function confirmDownload(host: string, bytes: number | null, redirect = false): Promise<boolean> {
   if (redirect) return ask(['The server of this link, ', { strong: host }, ', sends the file on to another address, which the browser shows only after going there. Follow it?'], 'Follow');
-  return ask(['This link reads ', { strong: Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(0)} MB` : 'a file of unknown size' }, ' from ', { strong: host }, '. Download it?']);
+  const size = bytes === null ? 'a file' : Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(0)} MB` : 'a file of unknown size';
+  return ask(['This link reads ', { strong: size }, ' from ', { strong: host }, '. Download it?']);
 }
 
 /**
  * Asks before a link makes the browser contact a host it has not been allowed to (nothing is
- * sent to it before a yes, which is remembered: see known-hosts.ts). Null to go on, else why not.
+ * sent to it before a yes, which is remembered: see known-hosts.ts). `url` is one the page
+ * accepts ({@link openUrl} checked it). Null to go on, else why not.
  */
 async function hostAllowed(url: string): Promise<string | null> {
-  const problem = linkProblem(url);
-  if (problem) return `error: ${problem}`;
   if (needsNoQuestion(url)) return null;
   const { host } = new URL(url);
-  if (!(await ask(['This link reads ', { strong: 'a file' }, ' from ', { strong: host }, '. Download it?']))) return 'cancelled';
+  if (!(await confirmDownload(host, null))) return 'cancelled';
   rememberHost(host);
   return null;
 }

@@ -43,7 +43,7 @@ function identityOfOpen(source: Source, signal?: AbortSignal, spanWanted = IDENT
  * look-alike file (the same size and ends, other blobs in the middle) read once from a link, or
  * opened from a download, then never leaves an index that answers for the real file.
  */
-export function indexScope(source: Source): string {
+function indexScope(source: Source): string {
   if (source instanceof FetchSource) {
     const url = new URL(source.name, globalThis.location?.href);
     return `url ${url.origin}${url.pathname}`;
@@ -53,11 +53,12 @@ export function indexScope(source: Source): string {
 }
 
 /**
- * The identity an index of file `identity` read from `scope` ({@link indexScope}) is kept under:
- * its last 8 bytes (the ends' hash) XORed with the 64-bit FNV-1a hash of `scope`; its first 8,
- * the size, stay, so {@link mayHaveIndex} still finds it by size.
+ * The identity an index of file `identity` read from `source` is kept under: its last 8 bytes
+ * (the ends' hash) XORed with the 64-bit FNV-1a hash of the source's scope ({@link indexScope});
+ * its first 8, the size, stay, so {@link mayHaveIndex} still finds it by size.
  */
-export function keptIdentity(identity: Uint8Array, scope: string): Uint8Array {
+export function keptIdentity(identity: Uint8Array, source: Source): Uint8Array {
+  const scope = indexScope(source);
   let hash = 0xcbf29ce484222325n;
   for (const byte of new TextEncoder().encode(scope)) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
   const out = identity.slice();

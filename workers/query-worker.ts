@@ -11,7 +11,7 @@ import { CancelledError, DecodePool } from './pool/pool';
 import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
 import { copiesBytes, copyKey, findCopy, keepCopy, makeCopy, removeCopies, type AreaCopyFound } from './area-copies';
-import { askBeside, dropIndex, identityOf, indexFor, indexScope, isWholeIndex, keptIdentity, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
+import { askBeside, dropIndex, identityOf, indexFor, isWholeIndex, keptIdentity, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource, readsAtRandom, RedirectError } from './source/http-source';
 import { FileSource, type Source } from './source/source';
@@ -409,7 +409,7 @@ async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | un
       // Read by the server's index, which its identity checks.
       return blobIndexUse(run, source, Promise.resolve(await identity), served, beside.pages);
     }
-    const found = await indexFor(source, beside, (identity) => loadIndex(keptIdentity(identity, indexScope(source))), signal);
+    const found = await indexFor(source, beside, (identity) => loadIndex(keptIdentity(identity, source)), signal);
     return found ? blobIndexUse(run, source, Promise.resolve(found.identity), found.bytes, beside.pages) : undefined;
   } finally {
     beside.stop(); // settled, or no longer wanted
@@ -420,10 +420,10 @@ async function blobIndexFor(run: Run, source: Source): Promise<BlobIndexUse | un
 /**
  * How `run`'s read uses the index `bytes` of the file `identity` (null: none, so the read
  * builds one); `pages` fetches the pages of a server's paged index. What it builds is kept
- * for `source` alone ({@link indexScope}).
+ * for `source` alone ({@link keptIdentity}).
  */
 function blobIndexUse(run: Run, source: Source, identity: Promise<Uint8Array>, bytes: Uint8Array | null, pages: PageFetch | null = null): BlobIndexUse {
-  const kept = identity.then((id) => keptIdentity(id, indexScope(source)));
+  const kept = identity.then((id) => keptIdentity(id, source));
   kept.catch(() => {}); // met by `identity`'s own users
   // A paged index's head alone is not an index to hand out.
   run.index = bytes && isWholeIndex(bytes) ? bytes : null;
