@@ -19,6 +19,14 @@ bash scripts/fuzz.sh 30
 echo "== build the app, and write the broken and hostile test files"
 npm run build
 (cd wasm && cargo run --release --quiet --example write_fixtures -- ../test-results/fixtures)
+DATA="${PBF_DATA_DIR:-$(cd .. && pwd)/shared/data}"
+# zstd, lz4 and raw twins of the shared files, for the same queries through the page (and a
+# look-alike of a raw one for the command line's blob index).
+for f in helsinki malta; do
+  for c in zstd lz4 raw; do
+    (cd wasm && cargo run --release --quiet --example reencode -- "$DATA/$f.osm.pbf" "../test-results/fixtures/$f.$c.osm.pbf" "$c")
+  done
+done
 
 echo "== unit tests (Vitest: framer, HTTP helpers, URL state, the command line)"
 npx vitest run
@@ -27,16 +35,9 @@ PBF_EXPLORER_BUILD_ID=test-b PBF_EXPLORER_OUT_DIR=../test-results/dist-b npx vit
 # A build whose decoder traps on the query key test:trap (feature test-trap), for the trap test.
 (cd wasm && wasm-pack --quiet build --target web --release --out-dir pkg-test-trap --no-pack -- --features test-trap)
 PBF_WASM_PKG=pkg-test-trap PBF_EXPLORER_OUT_DIR=../test-results/dist-test-trap npx vite build --logLevel error
-DATA="${PBF_DATA_DIR:-$(cd .. && pwd)/shared/data}"
 # A file grouped by place, with its blob index beside it (pbf-explorer optimize), for the page's test.
 mkdir -p test-results/fixtures/optimized
 node cli/pbf-explorer.mjs optimize "$DATA/malta.osm.pbf" test-results/fixtures/optimized/malta.osm.pbf
-# zstd, lz4 and raw twins of the shared files, for the same queries through the page.
-for f in helsinki malta; do
-  for c in zstd lz4 raw; do
-    (cd wasm && cargo run --release --quiet --example reencode -- "$DATA/$f.osm.pbf" "../test-results/fixtures/$f.$c.osm.pbf" "$c")
-  done
-done
 
 echo "== Playwright (headless Chromium)"
 npx playwright test "$@"

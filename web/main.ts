@@ -271,11 +271,14 @@ async function registerServiceWorkerWhenIdle(): Promise<void> {
 async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record: () => void): Promise<void> {
   const fit = !keepMapView;
   const name = src.kind === 'file' ? src.file.name : src.url;
-  void mapView.clearMatches();
-  list.reset((start, count) => client.rows(start, count));
-  tagStats.clear();
-  progress.setCount(0);
-  progress.setMapSample(1, 0);
+  const clearAnswer = () => {
+    void mapView.clearMatches();
+    list.reset((start, count) => client.rows(start, count));
+    tagStats.clear();
+    progress.setCount(0);
+    progress.setMapSample(1, 0);
+  };
+  clearAnswer();
   exportButton.disabled = csvButton.disabled = saveIndexButton.disabled = true;
   progress.setAreaCopy('none');
   runFileName = name.split('/').pop() || 'file.osm.pbf';
@@ -336,6 +339,10 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
       progress.setCount(count);
       progress.setMapSample(mapSample, count);
       list.setCount(count);
+    },
+    onIndexMismatch: (message) => {
+      clearAnswer();
+      progress.setStatus(`reading ${name} again, whole: ${message}…`);
     },
     onConfirm: confirmDownload,
     onContext: (features, note, drawing) => {

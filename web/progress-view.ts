@@ -16,6 +16,7 @@ const BLOB_INDEX_NOTES: Record<NonNullable<Progress['blobIndex']>, string> = {
   used: ' · only the blobs the blob index names',
   building: ' · building the blob index',
   kept: ' · blob index kept for the next query',
+  mismatch: ' · the blob index did not match the file: reading it whole, building a new one',
 };
 
 export class ProgressView {

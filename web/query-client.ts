@@ -21,6 +21,11 @@ export interface RunHandlers {
    */
   onChanges?: (changes: { remove: number[]; add: GeoJSON.Feature[] }, count: number, mapSample: number) => void;
   /**
+   * A blob did not match the blob index read by (`message` says which): the matches shown so
+   * far are dropped (clear them) and the file is read again whole.
+   */
+  onIndexMismatch?: (message: string) => void;
+  /**
    * After a run's end: its basemap (`features`, a FeatureCollection whose features carry
    * `{class}`, see {@link contextFeatures}), or null with a `note` saying why not; with
    * `drawing`, only that the read has started (the basemap drawn before stays meanwhile).
@@ -132,6 +137,7 @@ export class QueryClient {
     if (msg.type === 'file-info') h.onFileInfo?.(msg.info);
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
     else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count, msg.mapSample);
+    else if (msg.type === 'index-mismatch') h.onIndexMismatch?.(msg.message);
     else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note, msg.drawing);
     else if (msg.type === 'area-copy') h.onAreaCopy?.(msg.state, msg.share, msg.bytes, msg.message);
     else if (msg.type === 'confirm') {

@@ -5,7 +5,7 @@
  * finds an index of its old bytes; the 16 written last stay there. Storage failures (no OPFS, quota) only cost speed: the next
  * query reads the whole file again and builds a new index.
  */
-import { fileIdentity, indexHeadLength, indexIdentitySpan } from '../wasm/pkg/pbf_explorer.js';
+import { fileIdentity, indexHeadLength } from '../wasm/pkg/pbf_explorer.js';
 import { END_BYTES, FetchSource, readsAtRandom } from './source/http-source';
 import { readBytes, type Source } from './source/source';
 
@@ -29,9 +29,9 @@ export function identityOf(source: Source, signal?: AbortSignal): Promise<Uint8A
   return Number.isNaN(source.size) ? source.open(signal).then(() => identityOfOpen(source, signal)) : identityOfOpen(source, signal);
 }
 
-function identityOfOpen(source: Source, signal?: AbortSignal, spanWanted = IDENTITY_SPAN): Promise<Uint8Array | null> {
+function identityOfOpen(source: Source, signal?: AbortSignal): Promise<Uint8Array | null> {
   if (!readsAtRandom(source) || !Number.isFinite(source.size)) return Promise.resolve(null);
-  const span = Math.min(source.size, spanWanted);
+  const span = Math.min(source.size, IDENTITY_SPAN);
   const reads = [readBytes(source, 0, span, signal), readBytes(source, source.size - span, span, signal)];
   reads.forEach((r) => r.catch(() => {})); // when one fails, the other's failure is not news
   return Promise.all(reads).then(([head, tail]) => fileIdentity(source.size, head, tail));
@@ -254,8 +254,8 @@ export function pagesOf(url: string, start: () => Uint8Array | null = () => null
 
 /**
  * The index a web server keeps beside the file (`FILE.osm.pbf.idx`), or null when it has none:
- * of a paged index (format 5) its head only (one small request; its pages are fetched as the
- * read asks, {@link pagesOf}), of another the whole. Checked against the file's identity before
+ * its head only (one small request; its pages are fetched as the read asks, {@link pagesOf}),
+ * or what came when it is no index this build reads (the plan refuses it). Checked against the file's identity before
  * use, as a kept one; a redirect counts as none (it is not followed). `onStart` is given the
  * first reply's bytes (the index's start).
  */
@@ -269,18 +269,16 @@ export async function indexBeside(source: FetchSource, signal?: AbortSignal, onS
     const total = totalOf(reply.headers.get('Content-Range'));
     if (reply.status !== 206 || !(bytes.length < total)) return bytes; // the whole index
     const head = indexHeadLength(bytes);
-    const wanted = head > 0 ? head : total; // an index of format 3 or 4 is read whole
-    if (wanted > bytes.length) {
-      const rest = await rangeOf(url, bytes.length, wanted - bytes.length, signal);
-      const all = new Uint8Array(wanted);
+    if (head === 0) return bytes; // no index this build reads: refused with its reason
+    if (head > bytes.length) {
+      const rest = await rangeOf(url, bytes.length, head - bytes.length, signal);
+      const all = new Uint8Array(head);
       all.set(bytes);
       all.set(rest, bytes.length);
       bytes = all;
     }
-    if (head > 0) {
-      bytes = bytes.slice(0, head); // the head alone: the plan asks for the pages it needs
-      headsOnly.add(bytes);
-    }
+    bytes = bytes.slice(0, head); // the head alone: the plan asks for the pages it needs
+    headsOnly.add(bytes);
     return bytes;
   } catch {
     return null; // none there, or not allowed from this origin
@@ -319,10 +317,5 @@ export async function indexFor(
 ): Promise<{ identity: Uint8Array; bytes: Uint8Array | null } | null> {
   const identity = await identityOf(source, signal);
   if (!identity) return null;
-  const bytes = (await kept(identity)) ?? (await beside.bytes);
-  // An index of format 3 (a server's, or a local FILE.idx) names its file by its first and last
-  // MiB: checked against that identity, read only then.
-  const span = bytes ? indexIdentitySpan(bytes) : IDENTITY_SPAN;
-  if (span > 0 && span !== IDENTITY_SPAN) return { identity: (await identityOfOpen(source, signal, span)) ?? identity, bytes };
-  return { identity, bytes };
+  return { identity, bytes: (await kept(identity)) ?? (await beside.bytes) };
 }

@@ -78,6 +78,11 @@ export type RunEvent =
    */
   | { type: 'changes'; run: number; changes: Float64Array; count: number; mapSample: number }
   /**
+   * A blob did not match the blob index the run read by (`message` says which): what was found
+   * is dropped and the file is read again whole. The page clears the map and the list.
+   */
+  | { type: 'index-mismatch'; run: number; message: string }
+  /**
    * A large download from another origin, or (`redirect`) a redirect to an address the browser
    * shows only once followed, waits for the page's yes (`confirmed`).
    */

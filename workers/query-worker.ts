@@ -289,6 +289,7 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
         post({ type: 'progress', run: run.id, progress: withCopy(progress) });
       },
       onBlob: () => isCurrent() && assembler.pendingChanges() > 0 && scheduleChanges(),
+      onIndexMismatch: (message) => isCurrent() && post({ type: 'index-mismatch', run: run.id, message }),
       requests: source instanceof FetchSource ? source.stats : undefined,
     }, run.controller.signal, { buffers }, blobIndex);
     final = withCopy(final);

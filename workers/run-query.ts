@@ -33,7 +33,11 @@ export interface BlobIndexUse {
    * the index after it has sent the answer (~35 ms on the 110 MB file the answer need not wait).
    */
   onBuilt: (finish: () => Uint8Array | null) => void | Promise<void>;
-  /** Called when `bytes` cannot be used (corrupt, or of another file), with the reason; the read goes on in full. */
+  /**
+   * Called when `bytes` cannot be used (corrupt, or of another file), with the reason; the read
+   * goes on in full. Also when a blob read by it does not match its checksum: the read then
+   * starts again whole, and builds a new index.
+   */
   onRefused: (reason: string) => void;
   /**
    * Fetches pages of the index (a server's paged index, of which `bytes` hold the head): the
@@ -49,6 +53,11 @@ export interface RunCallbacks {
   onBlob?: () => void;
   /** The source's request counters (an HTTP source's `stats`), for the progress line. */
   requests?: FetchStats;
+  /**
+   * Called when a blob did not match the blob index read by (`message` says which): what was
+   * found is dropped (the assembler starts afresh) and the file is read again whole.
+   */
+  onIndexMismatch?: (message: string) => void;
 }
 
 /**
@@ -154,18 +163,29 @@ export async function runQuery(
     stop.abort();
   };
   const going = () => !failure && !stop.signal.aborted;
+  /** Set when a blob did not match the blob index: the rest of the read under way is not wanted. */
+  let indexGivenUp = false;
+  const giveUpIndex = (message: string) => {
+    indexGivenUp = true;
+    blobIndex?.onRefused(message);
+    Object.assign(progress, { bytesRead: 0, blobsDecoded: 0, blobsReread: 0, blobIndex: 'mismatch' });
+    callbacks.onIndexMismatch?.(message);
+  };
   const decoding = new Set<Promise<void>>();
   const syncScanner = scannerSync(assembler, pool);
   const options = { ...framerOptions, signal: stop.signal };
   /** One read of the plan: each blob decoded in `pool`, what it gave added in file order. */
   const readOnce = async (read: PlannedRead) => {
+    indexGivenUp = false;
     syncScanner(); // the plan of the first read may have set the scans' area nodes
     if (read.decode === 'index-pages') return addIndexPages(assembler, read.frames ?? [], blobIndex, stop.signal);
     const add = (frame: Frame, found: ArrayBuffer) => {
-      if (signal?.aborted) return;
+      if (signal?.aborted || indexGivenUp) return;
       if (read.reread) progress.blobsReread++;
       else progress.blobsDecoded++;
       assembler.addBlob(frame.index, frame.offset, frame.size, new Uint8Array(found));
+      const mismatch = assembler.takeIndexMismatch();
+      if (mismatch !== undefined) giveUpIndex(mismatch);
       syncScanner();
       const c = assembler.counts();
       progress.elements = c[0] + c[1] + c[2];
@@ -185,7 +205,7 @@ export async function runQuery(
       ? readFramesAt(source, read.frames, options)
       : readFrames(source, { ...options, onRead: (n) => ((progress.bytesRead = n), report()) });
     for await (const frame of frames) {
-      if (!going()) break;
+      if (!going() || indexGivenUp) break;
       if (read.frames && !read.reread) progress.bytesRead += frame.size;
       if (frame.type === 'OSMHeader') {
         const header = headerOf(assembler, frame);

@@ -158,9 +158,11 @@ export interface Progress {
   elapsedMs: number;
   /**
    * The blob index: `used` (only the blobs it names are read), `building` (a full read notes
-   * it), `kept` (after the answer: the index the read noted is made and kept for the next query).
+   * it), `kept` (after the answer: the index the read noted is made and kept for the next query),
+   * `mismatch` (a blob read by the index did not match it: the file is read again whole, building
+   * a new one).
    */
-  blobIndex?: 'used' | 'building' | 'kept';
+  blobIndex?: 'used' | 'building' | 'kept' | 'mismatch';
   /** The read is of the area copy kept for this file and area (docs/optimize.md), of these bytes, not of the file. */
   areaCopy?: number;
 }

@@ -9,7 +9,8 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_DIR, QUERIES, expectedAnswer, type ListedQuery } from '../e2e/data';
+import { DATA_DIR, FIXTURE_DIR, QUERIES, expectedAnswer, type ListedQuery } from '../e2e/data';
+import { lookAlike } from '../look-alike';
 import { startLocalServer } from '../local-server';
 // @ts-expect-error: a plain ES module shared with the benchmark
 import { startFaultServer } from '../fault-server.mjs';
@@ -413,6 +414,20 @@ describe('info, index, and a URL', () => {
     expect(refused.stderr).toMatch(/not using the index beside .*malta\.osm\.pbf \(.*\): reading the whole file/);
     expect(refused.stdout).toBe(without.stdout);
     rmSync(`${file}.idx`);
+  });
+
+  it("a look-alike's FILE.idx (another file's index, the same identity) is given up at its first blob that differs: the file's own answer", { timeout: SLOW }, async () => {
+    const real = join(FIXTURE_DIR, 'malta.raw.osm.pbf');
+    const fake = join(dir, 'malta.raw.osm.pbf');
+    writeFileSync(fake, lookAlike(readFileSync(real)));
+    const args = (file: string) => ['query', file, '--format', 'csv', 'amenity=cafe'];
+    const whole = await cli([...args(fake), '--no-index']);
+    expect((await cli(['index', real, '--out', `${fake}.idx`])).status).toBe(0);
+    const byReal = await cli(args(fake));
+    expect(byReal.stderr).toMatch(/not using the index beside .*malta\.raw\.osm\.pbf \(the blob index does not match the file: blob \d+ at byte \d+ is not the one indexed\): reading the whole file/);
+    expect(byReal.stdout).toBe(whole.stdout);
+    expect(byReal.stdout.split('\n').length).toBeLessThan((await cli([...args(real), '--no-index'])).stdout.split('\n').length);
+    rmSync(`${fake}.idx`);
   });
 
   it('a URL, read with Range requests', { timeout: SLOW }, async () => {

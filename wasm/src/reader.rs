@@ -34,6 +34,9 @@ pub struct FileScan {
     /// The candidate ways the first read's scans carried ([`scan::BlockScan::ways`]): fewer than
     /// the file's ways with the query's tags once the area filter is given to the scans.
     pub ways_scanned: usize,
+    /// Why the blob index read by was given up (a blob did not match it: the file was read
+    /// whole instead), if it was.
+    pub index_mismatch: Option<String>,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -98,8 +101,9 @@ fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: I
         IndexUse::None if prepared.index => plan.build_index(),
         IndexUse::None => {}
     }
-    let ways_scanned = drive(&mut plan, file, &mut pages)?;
-    finish_scan(plan, file, pages, ways_scanned)
+    let mut mismatch = None;
+    let ways_scanned = drive(&mut plan, file, &mut pages, &mut mismatch)?;
+    finish_scan(plan, file, pages, ways_scanned, mismatch)
 }
 
 /// Runs every read of `prepared` over `file` held in memory (no blob index, at most `budget`
@@ -110,18 +114,18 @@ fn scan_file_with(file: &[u8], prepared: &PreparedQuery, budget: usize, index: I
 /// Errors: as [`scan_file`].
 pub fn read_answer(file: &[u8], prepared: &PreparedQuery, budget: usize) -> Result<ReadPlan, DecodeError> {
     let mut plan = ReadPlan::new(prepared, budget);
-    drive(&mut plan, file, &mut Pages { bytes: &[], fetched: 0 })?;
+    drive(&mut plan, file, &mut Pages { bytes: &[], fetched: 0 }, &mut None)?;
     Ok(plan)
 }
 
 /// The basemap read after the answer's, and the answer copied out into a [`FileScan`].
-fn finish_scan(mut plan: ReadPlan, file: &[u8], mut pages: Pages, ways_scanned: usize) -> Result<(FileScan, u64), DecodeError> {
+fn finish_scan(mut plan: ReadPlan, file: &[u8], mut pages: Pages, ways_scanned: usize, mut index_mismatch: Option<String>) -> Result<(FileScan, u64), DecodeError> {
     let header = plan.header().cloned().ok_or(DecodeError::Inconsistent("the file has no OSMHeader"))?;
     let index = plan.blob_index(FileIdentity::of_file(file));
     let context = match plan.ask_basemap() {
         Err(note) => Err(note),
         Ok(()) => {
-            drive(&mut plan, file, &mut pages)?;
+            drive(&mut plan, file, &mut pages, &mut index_mismatch)?;
             Ok(plan.take_basemap())
         }
     };
@@ -131,7 +135,7 @@ fn finish_scan(mut plan: ReadPlan, file: &[u8], mut pages: Pages, ways_scanned: 
     let matches = assembler.all();
     let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
     let facts = assembler.file_facts();
-    Ok((FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned }, pages.fetched))
+    Ok((FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned, index_mismatch }, pages.fetched))
 }
 
 /// A paged index's bytes, and how many of them the reads fetched.
@@ -141,8 +145,9 @@ struct Pages<'a> {
 }
 
 /// Runs `plan`'s reads until it asks for none: the one loop of [`crate::assembly::read_plan`].
-/// Returns the candidate ways the first read's scans carried.
-fn drive(plan: &mut ReadPlan, file: &[u8], pages: &mut Pages) -> Result<usize, DecodeError> {
+/// Returns the candidate ways the first read's scans carried; `mismatch` gets why the blob index
+/// was given up, if it was.
+fn drive(plan: &mut ReadPlan, file: &[u8], pages: &mut Pages, mismatch: &mut Option<String>) -> Result<usize, DecodeError> {
     let mut ways_scanned = 0;
     while let Some(read) = plan.next_read()? {
         if let (Decode::IndexPages, Blobs::Listed(blobs)) = (read.decode, &read.blobs) {
@@ -181,7 +186,11 @@ fn drive(plan: &mut ReadPlan, file: &[u8], pages: &mut Pages) -> Result<usize, D
                 }
                 _ => continue, // unknown frame types are skipped, as the spec says
             };
-            plan.add(index, offset, size, found)?;
+            plan.add(index, offset, size, crate::index::blob_hash(blob), found)?;
+            if let Some(why) = plan.take_index_mismatch() {
+                *mismatch = Some(why);
+                break; // the plan starts again: the rest of this read is not wanted
+            }
         }
     }
     Ok(ways_scanned)

@@ -121,6 +121,44 @@ fn reads_keep_only_the_ways_that_can_match() {
     }
 }
 
+/// A look-alike of `real` (raw blobs: their sizes stay): the same size and bytes but in its
+/// middle 400 KB, where each string "cafe" is written "cafX". It has `real`'s identity.
+fn look_alike(real: &[u8]) -> Vec<u8> {
+    let mut fake = real.to_vec();
+    let mid = fake.len() / 2;
+    let at: Vec<usize> = (mid - 200_000..mid + 200_000).filter(|&i| fake[i - 1] == 4 && &fake[i..i + 4] == b"cafe").collect();
+    assert!(!at.is_empty());
+    at.iter().for_each(|&i| fake[i + 3] = b'X');
+    assert_eq!(FileIdentity::of_file(&fake), FileIdentity::of_file(real));
+    fake
+}
+
+/// A look-alike read by the real file's index (kept under the identity they share) is found out
+/// at its first blob whose checksum differs from the index's: the read gives the index up and
+/// starts again whole, answering for the file read, not the indexed one; so does the real
+/// file read by the look-alike's index. Before the checksums, the look-alike answered with the
+/// real file's cafés.
+#[test]
+fn a_look_alike_of_the_indexed_file_is_found_out_by_its_blob_checksums_and_read_whole() {
+    let real = pbf_explorer::testing::encode::reencode(&read("malta.osm.pbf"), pbf_explorer::testing::encode::Compression::Raw).unwrap();
+    let fake = look_alike(&real);
+    let query = Query::from_tags("amenity=cafe", Area::Everywhere).unwrap().prepare().unwrap();
+    for (file, other) in [(&fake, &real), (&real, &fake)] {
+        let full = scan_file_prepared(file, &query).unwrap();
+        let by_other = scan_file_indexed(file, &query, &build(other)).unwrap();
+        let why = by_other.index_mismatch.expect("the index was given up");
+        assert!(why.starts_with("the blob index does not match the file: blob "), "{why}");
+        assert_eq!(by_other.matches, full.matches);
+        assert_eq!(by_other.shapes, full.shapes);
+        // The read whole noted the file's own index, which then holds.
+        let own = by_other.index.expect("a new index");
+        assert_eq!(own, build(file));
+        assert_eq!(scan_file_indexed(file, &query, &own).unwrap().index_mismatch, None);
+    }
+    let count = |f: &[u8]| scan_file_prepared(f, &query).unwrap().matches.len();
+    assert!(count(&fake) < count(&real));
+}
+
 #[test]
 fn the_index_round_trips_and_refuses_corrupt_or_stale_bytes() {
     for name in ["helsinki.osm.pbf", "malta.osm.pbf"] {

@@ -61,10 +61,12 @@ use locations::{LocationStore, NO_LOCATION};
 use refs::Refs;
 use std::borrow::Cow;
 
+mod blob_hashes;
 mod export;
 mod list;
 mod map_sample;
 mod merge;
+mod planned_read;
 mod refs;
 pub mod geometry;
 pub mod locations;

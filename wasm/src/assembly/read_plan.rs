@@ -5,11 +5,14 @@
 //! ```text
 //! while let Some(read) = plan.next_read()? {     // which blobs, and what to decode them for
 //!     for each blob of read.blobs (or every frame in file order for Blobs::WholeFile):
-//!         an OSMHeader → plan.add_header(..); an OSMData → plan.add(index, offset, size, found)
+//!         an OSMHeader → plan.add_header(..); an OSMData → plan.add(index, offset, size, hash, found)
+//!         and if plan.take_index_mismatch() is some: end this read (the plan starts again)
 //! }                                              // on an error or a cancel: plan.stop()
 //! ```
 //!
-//! and after each `add` gives the decode workers what [`ReadPlan::scan_query`] now says. The
+//! and after each `add` gives the decode workers what [`ReadPlan::scan_query`] now says. A read
+//! by a blob index checks each blob's checksum against the index's: at the first that differs
+//! the plan gives the index up, forgets what was found and starts again with a full read. The
 //! passes, in order, each skipped when it has nothing to read (rules: [`crate::assembly`]):
 //!
 //! 1. the first read: every frame in file order, or with a blob index only the blobs it names
@@ -25,6 +28,8 @@
 //! same loop then gets one more read ([`Decode::Basemap`]), whose features
 //! [`ReadPlan::take_basemap`] hands out.
 
+use crate::assembly::blob_hashes::BlobHashes;
+pub use crate::assembly::planned_read::{Blobs, Decode, Found, PlannedBlob, Read};
 use crate::assembly::{Assembler, BlobEntry, SecondRead};
 use crate::basemap::ContextNodes;
 use crate::error::DecodeError;
@@ -33,63 +38,6 @@ use crate::index::{BlobIndex, FileIdentity, IndexEntry, IndexError, IndexHead, S
 use crate::query::{Inside, PreparedQuery};
 use crate::scan::BlockScan;
 use crate::summary::BlockSummary;
-
-/// What a decode worker does with each blob of a read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decode {
-    /// Scan it for the query ([`crate::scan::scan_blob`] with [`ReadPlan::scan_query`]).
-    Scan,
-    /// Find the node refs of the ways whose ids are its slice of `wanted` ([`crate::scan::locate_ways`]).
-    LocateWays,
-    /// Find the locations of the nodes whose ids are its slice of `wanted` ([`crate::scan::locate_nodes`]).
-    LocateNodes,
-    /// Draw its basemap features ([`crate::basemap::context_ways`]) from [`ReadPlan::basemap_nodes`].
-    Basemap,
-    /// Not blobs of the file: pages of its blob index ([`crate::index::pages`]), each named by
-    /// its stub's index, with its offset and size in the index file; a driver gives their bytes
-    /// to [`ReadPlan::add_index_page`].
-    IndexPages,
-}
-
-impl Decode {
-    /// The number the JavaScript drivers know it by: 0 scan, 1 locate ways, 2 locate nodes, 3 basemap, 4 index pages.
-    pub fn code(self) -> u8 {
-        self as u8
-    }
-}
-
-/// One blob a read names: its frame in the file and its slice of [`Read::wanted`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlannedBlob {
-    /// Frame index in the file (0 is the OSMHeader).
-    pub index: u32,
-    /// Byte offset of the frame's length prefix, and the frame's length in bytes.
-    pub offset: u64,
-    pub size: u64,
-    /// The ids of [`Read::wanted`] this blob can hold: `wanted[from..to]`.
-    pub from: usize,
-    pub to: usize,
-}
-
-/// Which blobs a read takes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Blobs {
-    /// Every frame of the file, in file order (the OSMHeader first).
-    WholeFile,
-    /// Only these, in file order (an indexed first read names the OSMHeader's frame first).
-    Listed(Vec<PlannedBlob>),
-}
-
-/// One read the plan asks a driver for.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Read {
-    pub decode: Decode,
-    pub blobs: Blobs,
-    /// Ids the blobs are searched for (ascending): nodes, or ways for [`Decode::LocateWays`].
-    pub wanted: Vec<i64>,
-    /// The blobs were read before (a targeted read after the first): progress counts them apart.
-    pub reread: bool,
-}
 
 /// Where the plan stands: the pass whose blobs are being added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +57,9 @@ enum Pass {
 /// The state of one query's read: its [`Assembler`], the query the decode workers apply, and
 /// the pass under way. See the module documentation.
 pub struct ReadPlan {
+    /// The query as given and the location budget, for a plan that starts again.
+    query: PreparedQuery,
+    budget: usize,
     assembler: Assembler,
     /// The query as the decode workers apply it now (history, index, area nodes, area filter).
     scan: PreparedQuery,
@@ -124,6 +75,10 @@ pub struct ReadPlan {
     replan: bool,
     /// A full read is to note the file's blob index (not for history files).
     build_index: bool,
+    /// The Blob checksums of the index read by, checked as blobs come in.
+    hashes: BlobHashes,
+    /// Why the index read by was given up (a blob did not match it), until a driver takes it.
+    mismatch: Option<String>,
     header: Option<HeaderInfo>,
     header_frame: (u64, u64),
     /// The read was ended early ([`ReadPlan::stop`]): the answer is partial.
@@ -141,13 +96,14 @@ impl ReadPlan {
         let assembler = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == Inside::All);
         // The index is noted only when asked for (build_index), never by an indexed read.
         let scan = PreparedQuery { index: false, ..query.clone() };
-        ReadPlan { assembler, scan, scan_version: 0, pass: Pass::NotStarted, index: None, pages: None, replan: false, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new() }
+        ReadPlan { query: query.clone(), budget, assembler, scan, scan_version: 0, hashes: BlobHashes::default(), mismatch: None, pass: Pass::NotStarted, index: None, pages: None, replan: false, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new() }
     }
 
     /// Reads by `index` (already checked against the file: [`BlobIndex::check`]): the first read
     /// takes only the blobs its plan names, and the later reads plan from it too. Call before
     /// the first [`ReadPlan::next_read`]; not with [`ReadPlan::build_index`].
     pub fn use_index(&mut self, index: BlobIndex) {
+        self.hashes.note(&index.entries);
         self.index = Some((index, Vec::new()));
         self.pages = None;
     }
@@ -183,6 +139,7 @@ impl ReadPlan {
     pub fn add_index_page(&mut self, stub: u32, bytes: &[u8]) -> Result<(), IndexError> {
         let head = self.pages.as_mut().ok_or_else(|| IndexError::Corrupt("a page of an index that has none".into()))?;
         let (entries, stubs) = head.add_page(stub, bytes)?;
+        self.hashes.note(&entries);
         // Before the first read's plan the head keeps what came ([`ReadPlan::start_index`] takes it).
         if self.pass != Pass::NotStarted {
             self.assembler.add_index_page(stub, &entries, &stubs);
@@ -218,6 +175,7 @@ impl ReadPlan {
         let Some((index, entries)) = &mut self.index else { return };
         if let Some(head) = &self.pages {
             index.entries = head.index.entries.clone();
+            self.hashes.note(&index.entries);
         }
         index.entries.sort_by_key(|e| e.index);
         let plan = index.plan(&self.scan);
@@ -387,15 +345,28 @@ impl ReadPlan {
         self.header.as_ref()
     }
 
-    /// Adds what a decode worker found in blob `index` (frame at byte `offset`, `size` bytes) for
-    /// the read under way, as its [`Decode`] says.
+    /// Adds what a decode worker found in blob `index` (frame at byte `offset`, `size` bytes, its
+    /// Blob's checksum `blob_hash`: [`crate::index::blob_hash`]) for the read under way, as its
+    /// [`Decode`] says.
+    ///
+    /// In a read by a blob index, a blob whose checksum is not the index's ends the index: the
+    /// plan forgets what was found, its next read is the whole file (noting a new index), and
+    /// [`ReadPlan::take_index_mismatch`] says why; in the basemap read, only the basemap is dropped.
     ///
     /// Errors: [`DecodeError::Inconsistent`] for a blob before the OSMHeader, a finding of
     /// another kind than the read asked for, or first-read blobs out of file order once ways were
     /// dropped (see [`Assembler::add_block`]).
-    pub fn add(&mut self, index: u32, offset: u64, size: u64, found: Found) -> Result<(), DecodeError> {
+    pub fn add(&mut self, index: u32, offset: u64, size: u64, blob_hash: u64, mut found: Found) -> Result<(), DecodeError> {
         if self.header.is_none() {
             return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader"));
+        }
+        if self.index.is_some() {
+            if let Err(why) = self.hashes.check(index, offset, blob_hash) {
+                self.give_up_index(why);
+                return Ok(());
+            }
+        } else if let Found::Scan(BlockScan { index: Some(part), .. }) = &mut found {
+            part.blob_hash = blob_hash;
         }
         match (self.pass, found) {
             (Pass::First, Found::Scan(scan)) => {
@@ -416,6 +387,29 @@ impl ReadPlan {
             _ => return Err(DecodeError::Inconsistent("a blob's finding is not of the kind the read asked for")),
         }
         Ok(())
+    }
+
+    /// After a blob that did not match the index read by: the basemap read ends with no
+    /// basemap; any other read starts again as a plan for the whole file that notes a new index.
+    fn give_up_index(&mut self, why: String) {
+        if matches!(self.pass, Pass::BasemapAsked | Pass::Basemap) {
+            self.end_basemap();
+            self.basemap_features.clear();
+            self.index = None;
+        } else {
+            let mut fresh = ReadPlan::new(&self.query, self.budget);
+            fresh.build_index();
+            fresh.scan_version = self.scan_version + 1;
+            *self = fresh;
+        }
+        self.mismatch = Some(why);
+    }
+
+    /// Why the blob index was given up in the read under way (a blob did not match it), once:
+    /// the driver then ends that read (what its other blobs give is not wanted) and asks for the
+    /// next, the whole file. None while the index holds.
+    pub fn take_index_mismatch(&mut self) -> Option<String> {
+        self.mismatch.take()
     }
 
     /// The kind of finding [`ReadPlan::add`] takes now (None when no read is under way).
@@ -514,18 +508,6 @@ impl ReadPlan {
             self.scan_version += 1;
         }
     }
-}
-
-/// What a decode worker found in one blob, by the read's [`Decode`].
-#[derive(Debug)]
-pub enum Found {
-    Scan(BlockScan),
-    /// `(way id, node refs)` of the wanted ways it holds.
-    Ways(Vec<(i64, Vec<i64>)>),
-    /// `(node id, lat_e7, lon_e7)` of the wanted nodes it holds (1e-7 degrees).
-    Nodes(Vec<(i64, i32, i32)>),
-    /// Its basemap features ([`crate::basemap::context_ways`]'s encoding).
-    Basemap(Vec<i32>),
 }
 
 /// A read of index pages: each named by its stub, with its offset and size in the index file.

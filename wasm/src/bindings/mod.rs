@@ -7,21 +7,20 @@
 use wasm_bindgen::prelude::*;
 
 mod layout;
+mod scanner;
 pub use layout::{AreaCopy, FileLayout, FileOptimizer};
+pub use scanner::BlobScanner;
 
-use crate::query::area_filter::AreaFilter;
 use crate::assembly::geometry::Shape;
 use crate::assembly::trim::{trim, ShownLimits, LIST_LIMITS, POPUP_LIMITS};
 use crate::assembly::{csv_header, csv_row, feature, Assembler, CsvColumns, Match};
 use crate::element::ElementType;
 use crate::format::blob::blob_data;
-use crate::basemap::ContextNodes;
 use crate::format::frame::decode_blob_header;
 use crate::format::header::decode_header;
 use crate::index::FileIdentity;
-use crate::query::{PreparedQuery, Query};
+use crate::query::Query;
 use crate::assembly::read_plan::{Blobs, Decode, Found, PlannedBlob, ReadPlan};
-use crate::scan::{locate_nodes, scan_blob};
 
 /// Decodes an `OSMHeader` frame's Blob and returns its HeaderInfo as JSON:
 /// `{"bbox":[minlon,minlat,maxlon,maxlat]|null,"required_features":[…],…}` (degrees WGS84).
@@ -41,84 +40,6 @@ pub fn read_header(blob: &[u8]) -> Result<String, JsError> {
 pub fn read_blob_header(bytes: &[u8], offset: f64) -> Result<String, JsError> {
     let header = decode_blob_header(bytes, offset as u64)?;
     Ok(serde_json::json!({ "type": header.r#type, "datasize": header.datasize }).to_string())
-}
-
-/// A query bound once per decode worker, then applied to each `OSMData` blob.
-#[wasm_bindgen]
-pub struct BlobScanner {
-    query: PreparedQuery,
-    /// The area's node locations the basemap is drawn from (see `setContextNodes`).
-    context: ContextNodes,
-}
-
-#[wasm_bindgen]
-impl BlobScanner {
-    /// `query_json` is the form documented at `Query::from_json`, or `null` to only count
-    /// elements. Throws for an invalid query.
-    #[wasm_bindgen(constructor)]
-    pub fn new(query_json: &str) -> Result<BlobScanner, JsError> {
-        let query = match query_json.trim() {
-            "null" => PreparedQuery::count_only(),
-            json => Query::from_json(json)?.prepare()?,
-        };
-        Ok(BlobScanner { query, context: ContextNodes::default() })
-    }
-
-    /// Whether scans report the locations of the nodes in the area (on by default).
-    #[wasm_bindgen(js_name = setAreaNodes)]
-    pub fn set_area_nodes(&mut self, on: bool) {
-        self.query.area_nodes = on && self.query.collect;
-    }
-
-    /// Sets the area filter [`QueryAssembler::area_filter_change`] gave (its 32-bit words): scans
-    /// then leave out the candidate ways none of whose nodes can be in the area. Empty, or not a
-    /// filter's words: none.
-    #[wasm_bindgen(js_name = setAreaFilter)]
-    pub fn set_area_filter(&mut self, words: Vec<u32>) {
-        self.query.area_filter = AreaFilter::from_words(words).filter(|_| self.query.collect);
-    }
-
-    /// Inflates and scans one `OSMData` Blob (its bytes as framed in the file) and returns the
-    /// scan encoded for [`QueryAssembler::add_block`].
-    ///
-    /// Throws for a corrupt or unsupported Blob or PrimitiveBlock (see `DecodeError`).
-    pub fn scan(&self, blob: &[u8]) -> Result<Vec<u8>, JsError> {
-        #[cfg(feature = "test-trap")]
-        if self.query.expr.keys().iter().any(|k| k == "test:trap") {
-            test_trap();
-        }
-        Ok(postcard::to_allocvec(&scan_blob(blob, &self.query)?)?)
-    }
-
-    /// The locations of the nodes of a Blob whose ids are in `wanted` (ascending, exact up to
-    /// 2^53), encoded for [`QueryAssembler::add_locations`]. Throws as [`BlobScanner::scan`].
-    pub fn locate(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
-        let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
-        let found = locate_nodes(&blob_data(blob)?, &wanted, self.query.as_of())?;
-        Ok(postcard::to_allocvec(&found)?)
-    }
-
-    /// Inflates `blob` and returns the node refs of its ways whose ids are in `wanted`
-    /// (ascending), encoded for [`QueryAssembler::add_member_ways`]. Throws as `scan` does.
-    #[wasm_bindgen(js_name = locateWays)]
-    pub fn locate_ways(&self, blob: &[u8], wanted: &[f64]) -> Result<Vec<u8>, JsError> {
-        let wanted: Vec<i64> = wanted.iter().map(|&id| id as i64).collect();
-        Ok(postcard::to_allocvec(&crate::scan::locate_ways(&blob_data(blob)?, &wanted, self.query.as_of())?)?)
-    }
-
-    /// Sets the node locations basemap ways are drawn from, as
-    /// [`QueryAssembler::scan_basemap_nodes`] gives them: `[ids…, lats_e7…, lons_e7…]`.
-    #[wasm_bindgen(js_name = setContextNodes)]
-    pub fn set_context_nodes(&mut self, nodes: &[f64]) {
-        self.context = ContextNodes::from_columns(nodes);
-    }
-
-    /// Inflates `blob` and returns its basemap features (encoding: `crate::basemap::context_ways`).
-    /// Throws as `scan` does.
-    #[wasm_bindgen(js_name = contextWays)]
-    pub fn context_ways(&self, blob: &[u8]) -> Result<Vec<i32>, JsError> {
-        Ok(crate::basemap::context_ways(&blob_data(blob)?, &self.context)?)
-    }
 }
 
 /// A file's identity for its blob index (16 bytes, [`FileIdentity`]): `size` in bytes, `head`
@@ -295,9 +216,15 @@ impl QueryAssembler {
 
     /// Adds what a decode worker returned for blob `index` (frame at byte `offset`, `size`
     /// bytes) in the read under way: a scan, what `locate`/`locateWays` found, or the i32s of
-    /// `contextWays` (as bytes) for the basemap read.
+    /// `contextWays` (as bytes) for the basemap read, each ending with the Blob's checksum.
+    /// After it, `takeIndexMismatch` says whether the blob index read by was given up.
+    ///
+    /// Throws for a reply of another kind than the read asked for, or cut short.
     #[wasm_bindgen(js_name = addBlob)]
     pub fn add_blob(&mut self, index: u32, offset: f64, size: f64, found: &[u8]) -> Result<(), JsError> {
+        let at = found.len().checked_sub(8).ok_or_else(|| JsError::new("a decode reply without its Blob's checksum"))?;
+        let (found, hash) = found.split_at(at);
+        let blob_hash = u64::from_le_bytes(hash.try_into().expect("8 bytes"));
         let found = match self.plan.decode() {
             Some(Decode::Scan) => Found::Scan(postcard::from_bytes(found)?),
             Some(Decode::LocateWays) => Found::Ways(postcard::from_bytes(found)?),
@@ -305,7 +232,15 @@ impl QueryAssembler {
             Some(Decode::Basemap) => Found::Basemap(found.chunks_exact(4).map(|b| i32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect()),
             _ => Found::Nodes(postcard::from_bytes(found)?),
         };
-        Ok(self.plan.add(index, offset as u64, size as u64, found)?)
+        Ok(self.plan.add(index, offset as u64, size as u64, blob_hash, found)?)
+    }
+
+    /// Why the blob index read by was given up at the last `addBlob` (a blob did not match its
+    /// checksum), once; undefined while it holds. The driver then ends the read under way, drops
+    /// the kept index and asks `nextRead` again: the whole file, the answer started afresh.
+    #[wasm_bindgen(js_name = takeIndexMismatch)]
+    pub fn take_index_mismatch(&mut self) -> Option<String> {
+        self.plan.take_index_mismatch()
     }
 
     /// How many times the decode workers' query changed ([`ReadPlan::scan_query`]): when it
@@ -540,18 +475,11 @@ fn exported(answer: &mut Assembler, start: u32, count: u32, max_bytes: u32, writ
     (pieces, covered)
 }
 
-/// How many bytes at each end of its file the identity in the blob index `bytes` hashes
-/// (65 536; 1 048 576 in indexes of format 3), or 0 when `bytes` are no index this build reads.
-/// The bytes of the head of the paged index (format 5) that starts with `bytes` (16 bytes are
-/// enough), or 0 when it is not one: such an index is then needed whole.
+/// The bytes of the head of the blob index that starts with `bytes` (16 bytes are enough), or 0
+/// when it is no index this build reads.
 #[wasm_bindgen(js_name = indexHeadLength)]
 pub fn index_head_length(bytes: &[u8]) -> f64 {
     crate::index::IndexHead::head_len(bytes).unwrap_or(0) as f64
-}
-
-#[wasm_bindgen(js_name = indexIdentitySpan)]
-pub fn index_identity_span(bytes: &[u8]) -> f64 {
-    crate::index::BlobIndex::identity_span(bytes).unwrap_or(0) as f64
 }
 
 /// Bench only (feature `bench-inflate`): inflates the zlib data of one Blob with `inflater`

@@ -65,6 +65,7 @@ impl IndexBuilder {
                     index: *index,
                     offset: *offset,
                     size: *size,
+                    blob_hash: part.blob_hash,
                     summary: BlockSummary { way_bbox_e7, ..*summary },
                     node_cells: node_cells.coarsened(MAX_CELLS),
                     way_cells: way_cells.coarsened(MAX_CELLS),

@@ -1,44 +1,28 @@
 //! The index's file format (`docs/blob-index.md`): little-endian, versioned, with a checksum.
 
-use twox_hash::XxHash64;
-
 use super::*;
 use crate::summary::{BlockSummary, Counts};
 
-/// Fixed bytes per entry before its filter's words (see `docs/blob-index.md`).
-pub(super) const ENTRY_FIXED: usize = 4 + 8 + 4 + 1 + 6 * 8 + 8 * 4 + 8 + 2 * 3 + 2;
-/// Bytes of a format 3 or 4 index before its entries.
-const HEADER: usize = 8 + 4 + 16 + 8 + 8 + 4 + 6 * 8 + 4;
+/// Fixed bytes per entry besides its cells' varints and its filter's words (see `docs/blob-index.md`).
+pub(super) const ENTRY_FIXED: usize = 4 + 8 + 4 + 8 + 1 + 6 * 8 + 8 * 4 + 8 + 2 * 3 + 2 + 1;
 
 impl BlobIndex {
-    /// How many bytes at each end of its file the identity in the index `bytes` hashes
-    /// ([`IDENTITY_SPAN`], [`IDENTITY_SPAN_V4`] in format 4, [`IDENTITY_SPAN_V3`] in format 3);
-    /// None when `bytes` do not start as an index of a version this build reads. Only the first
-    /// 12 bytes are looked at.
-    pub fn identity_span(bytes: &[u8]) -> Option<u64> {
-        match version_of(bytes)? {
-            3 => Some(IDENTITY_SPAN_V3),
-            4 => Some(IDENTITY_SPAN_V4),
-            _ => Some(IDENTITY_SPAN),
-        }
-    }
-
-    /// The index in its file format: a head and pages (format 5, [`pages`]).
+    /// The index in its file format: a head and pages ([`pages`]).
     pub fn encode(&self) -> Vec<u8> {
         pages::encode(self)
     }
 
-    /// Reads a whole index in its file format (any version this build reads).
+    /// Reads a whole index in its file format.
     ///
-    /// Errors: [`IndexError::Corrupt`] for another magic or version, a checksum mismatch, a
-    /// cut or overlong body, entries out of file order or past the file's size.
+    /// Errors: [`IndexError::Corrupt`] for another magic or version (an older one has no blob
+    /// checksums: index the file again), a checksum mismatch, a cut or overlong body, entries out
+    /// of file order or past the file's size.
     pub fn decode(bytes: &[u8]) -> Result<BlobIndex, IndexError> {
         match version_of(bytes) {
-            Some(3 | 4) => decode_flat(bytes),
             Some(_) => pages::decode_whole(bytes),
             None if bytes.len() >= 12 && bytes[..8] == MAGIC => {
                 let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-                Err(IndexError::Corrupt(format!("format version {version}; this build reads {OLDEST_VERSION} to {VERSION}")))
+                Err(IndexError::Corrupt(format!("format version {version}; this build reads {VERSION} (index the file again)")))
             }
             None => Err(IndexError::Corrupt("not a pbf-explorer blob index".into())),
         }
@@ -61,10 +45,10 @@ pub(super) fn version_of(bytes: &[u8]) -> Option<u32> {
     if bytes.len() < 12 || bytes[..8] != MAGIC {
         return None;
     }
-    Some(u32::from_le_bytes(bytes[8..12].try_into().ok()?)).filter(|v| (OLDEST_VERSION..=VERSION).contains(v))
+    Some(u32::from_le_bytes(bytes[8..12].try_into().ok()?)).filter(|&v| v == VERSION)
 }
 
-/// Writes the file's facts every head starts with after its version (formats 3 to 5).
+/// Writes the file's facts a head holds after its version and length.
 pub(super) fn put_facts(out: &mut Vec<u8>, index: &BlobIndex) {
     out.extend_from_slice(&index.identity.to_bytes());
     out.extend_from_slice(&index.replication_timestamp.unwrap_or(i64::MIN).to_le_bytes());
@@ -89,12 +73,13 @@ pub(super) fn get_facts(r: &mut Reader) -> Result<BlobIndex, IndexError> {
     Ok(BlobIndex { identity, replication_timestamp, header_frame, counts, entries: Vec::new() })
 }
 
-/// Writes one entry (`docs/blob-index.md`); format 5 adds a byte of flags (`flags`).
-pub(super) fn put_entry(out: &mut Vec<u8>, e: &IndexEntry, flags: bool) {
+/// Writes one entry (`docs/blob-index.md`).
+pub(super) fn put_entry(out: &mut Vec<u8>, e: &IndexEntry) {
     let s = &e.summary;
     out.extend_from_slice(&e.index.to_le_bytes());
     out.extend_from_slice(&e.offset.to_le_bytes());
     out.extend_from_slice(&(e.size as u32).to_le_bytes());
+    out.extend_from_slice(&e.blob_hash.to_le_bytes());
     out.push(s.compression);
     for id in [s.min_node_id, s.max_node_id, s.min_way_id, s.max_way_id, s.min_relation_id, s.max_relation_id] {
         out.extend_from_slice(&id.to_le_bytes());
@@ -116,15 +101,13 @@ pub(super) fn put_entry(out: &mut Vec<u8>, e: &IndexEntry, flags: bool) {
     for w in &e.strings.words {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    if flags {
-        out.push(e.relations_placed as u8 | (e.unplaced_ways as u8) << 1);
-    }
+    out.push(e.relations_placed as u8 | (e.unplaced_ways as u8) << 1);
 }
 
-/// Reads one entry as [`put_entry`] wrote it (`flags`: format 5's byte of flags follows).
-pub(super) fn get_entry(r: &mut Reader, flags: bool) -> Result<IndexEntry, IndexError> {
+/// Reads one entry as [`put_entry`] wrote it.
+pub(super) fn get_entry(r: &mut Reader) -> Result<IndexEntry, IndexError> {
     let corrupt = |why: &str| IndexError::Corrupt(why.to_string());
-    let (index, offset, size, compression) = (r.u32()?, r.u64()?, r.u32()? as u64, r.u8()?);
+    let (index, offset, size, blob_hash, compression) = (r.u32()?, r.u64()?, r.u32()? as u64, r.u64()?, r.u8()?);
     let mut ids = [0i64; 6];
     for v in &mut ids {
         *v = r.i64()?;
@@ -155,7 +138,7 @@ pub(super) fn get_entry(r: &mut Reader, flags: bool) -> Result<IndexEntry, Index
     let [node_cells, way_cells] = cells;
     let words = r.u16()? as usize;
     let strings = StringFilter { words: (0..words).map(|_| r.u64()).collect::<Result<_, _>>()? };
-    let bits = if flags { r.u8()? } else { 0 };
+    let bits = r.u8()?;
     let (relations_placed, unplaced_ways) = (bits & 1 == 1, bits & 2 == 2);
     let summary = BlockSummary {
         min_node_id: ids[0],
@@ -169,7 +152,7 @@ pub(super) fn get_entry(r: &mut Reader, flags: bool) -> Result<IndexEntry, Index
         max_timestamp,
         compression,
     };
-    Ok(IndexEntry { index, offset, size, summary, node_cells, way_cells, strings, relations_placed, unplaced_ways })
+    Ok(IndexEntry { index, offset, size, blob_hash, summary, node_cells, way_cells, strings, relations_placed, unplaced_ways })
 }
 
 /// Checks that `entries` are in file order, do not overlap, lie within the file and name
@@ -181,30 +164,6 @@ pub(super) fn check_order(entries: &[IndexEntry], file_size: u64) -> Result<(), 
         return Err(IndexError::Corrupt("blobs out of file order or past the file's end".into()));
     }
     Ok(())
-}
-
-/// Formats 3 and 4: the facts, the entries, and the XXH64 of every byte before it.
-fn decode_flat(bytes: &[u8]) -> Result<BlobIndex, IndexError> {
-    let corrupt = |why: &str| IndexError::Corrupt(why.to_string());
-    if bytes.len() < HEADER + 8 {
-        return Err(corrupt("cut short"));
-    }
-    let (body, sum) = bytes.split_at(bytes.len() - 8);
-    if XxHash64::oneshot(0, body) != u64_at(sum, 0) {
-        return Err(corrupt("checksum mismatch"));
-    }
-    let mut r = Reader { bytes: body, at: 12 };
-    let mut index = get_facts(&mut r)?;
-    let count = r.u32()? as usize;
-    if count > body.len() / ENTRY_FIXED {
-        return Err(corrupt("more entries than bytes"));
-    }
-    index.entries = (0..count).map(|_| get_entry(&mut r, false)).collect::<Result<_, _>>()?;
-    check_order(&index.entries, index.identity.size)?;
-    if r.at != body.len() {
-        return Err(corrupt("bytes after the last entry"));
-    }
-    Ok(index)
 }
 
 /// Appends `v` as a LEB128 varint (7 bits a byte, low first).
@@ -263,46 +222,29 @@ impl Reader<'_> {
 mod tests {
     use super::*;
 
-    /// `index` in the flat layout of formats 3 and 4, as version `version`.
-    fn as_version(index: &BlobIndex, version: u32) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&version.to_le_bytes());
-        put_facts(&mut out, index);
-        out.extend_from_slice(&(index.entries.len() as u32).to_le_bytes());
-        index.entries.iter().for_each(|e| put_entry(&mut out, e, false));
-        let sum = XxHash64::oneshot(0, &out);
-        out.extend_from_slice(&sum.to_le_bytes());
-        out
-    }
-
     #[test]
-    fn indexes_of_formats_3_and_4_are_read_and_name_their_identitys_span() {
-        let mut entry = IndexEntry {
+    fn an_entry_round_trips_with_its_blob_checksum_and_older_versions_are_refused() {
+        let entry = IndexEntry {
             index: 1,
             offset: 20,
             size: 30,
+            blob_hash: blob_hash(b"a Blob's bytes"),
             summary: BlockSummary { min_node_id: 5, max_node_id: 9, bbox_e7: [1, 2, 3, 4], ..BlockSummary::default() },
             node_cells: Cells { level: 12, ids: vec![3, 70] },
             way_cells: Cells::default(),
             strings: StringFilter::of(&["cafe"]),
-            relations_placed: false,
-            unplaced_ways: false,
+            relations_placed: true,
+            unplaced_ways: true,
         };
-        let mut index = BlobIndex { identity: FileIdentity::of(100, b"ab", b"cd"), replication_timestamp: Some(7), header_frame: (0, 20), counts: Counts::default(), entries: vec![entry.clone()] };
-        assert_eq!(BlobIndex::identity_span(&index.encode()), Some(IDENTITY_SPAN));
-        let v3 = as_version(&index, 3);
-        assert_eq!(BlobIndex::identity_span(&v3), Some(IDENTITY_SPAN_V3));
-        assert_eq!(BlobIndex::decode(&v3).unwrap(), index);
-        assert_eq!(BlobIndex::identity_span(&as_version(&index, 4)), Some(IDENTITY_SPAN_V4));
-        assert_eq!(BlobIndex::decode(&as_version(&index, 4)).unwrap(), index);
-        // Format 5 keeps the flag the flat formats do not have.
-        entry.relations_placed = true;
-        entry.unplaced_ways = true;
-        index.entries = vec![entry];
-        assert_eq!(BlobIndex::decode(&index.encode()).unwrap(), index);
-        assert!(BlobIndex::decode(&as_version(&index, 2)).is_err());
-        assert!(BlobIndex::decode(&as_version(&index, 6)).is_err());
-        assert_eq!(BlobIndex::identity_span(&as_version(&index, 6)), None);
-        assert_eq!(BlobIndex::identity_span(b"PBFIDX"), None);
+        let index = BlobIndex { identity: FileIdentity::of(100, b"ab", b"cd"), replication_timestamp: Some(7), header_frame: (0, 20), counts: Counts::default(), entries: vec![entry] };
+        let bytes = index.encode();
+        assert_eq!(BlobIndex::decode(&bytes).unwrap(), index);
+        for version in [3u32, 4, 5, 7] {
+            let mut other = bytes.clone();
+            other[8..12].copy_from_slice(&version.to_le_bytes());
+            let Err(IndexError::Corrupt(why)) = BlobIndex::decode(&other) else { panic!("version {version} read") };
+            assert!(why.contains(&format!("format version {version}; this build reads 6")), "{why}");
+        }
+        assert!(BlobIndex::decode(b"PBFIDX").is_err());
     }
 }

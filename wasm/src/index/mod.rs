@@ -17,20 +17,16 @@ use crate::summary::{BlockSummary, Counts};
 
 /// The first 8 bytes of an index file.
 pub const MAGIC: [u8; 8] = *b"PBFIDX\r\n";
-/// The format version this crate writes: 5, a head plus pages fetched by area ([`pages`]).
-pub const VERSION: u32 = 5;
-/// The oldest format version read: 3 has the same layout, with cells of level 12 at most.
-pub const OLDEST_VERSION: u32 = 3;
+/// The format version this crate writes and reads: 6, a head plus pages fetched by area
+/// ([`pages`]), each entry with its Blob's checksum ([`blob_hash`]). Older versions have no
+/// checksums, so nothing to tell a look-alike file by: they are refused, and the file indexed again.
+pub const VERSION: u32 = 6;
 /// The finest cells an index may hold (version 4: `optimize` notes level 16).
 pub const MAX_CELL_LEVEL: u8 = 16;
-/// How many bytes at each end of the file its identity hashes (16 KiB; format 4: 64 KiB,
-/// format 3: 1 MiB). The HTTP probe brings them: the less, the less a query by a server's
-/// index fetches besides its blobs (`docs/decisions.md`).
+/// How many bytes at each end of the file its identity hashes (16 KiB). The HTTP probe brings
+/// them: the less, the less a query by a server's index fetches besides its blobs
+/// (`docs/decisions.md`).
 pub const IDENTITY_SPAN: u64 = 16 << 10;
-/// The identity's span in indexes of format version 4.
-pub const IDENTITY_SPAN_V4: u64 = 64 << 10;
-/// The identity's span in indexes of format version 3.
-pub const IDENTITY_SPAN_V3: u64 = 1 << 20;
 
 mod build;
 mod file;
@@ -82,6 +78,14 @@ impl FileIdentity {
     }
 }
 
+/// A Blob's checksum as its index entry keeps it: XXH64 (seed 0) of the Blob message's bytes as
+/// framed in the file (after its BlobHeader). A read by the index checks every blob it takes
+/// against it ([`crate::assembly::read_plan::ReadPlan::add`]): a file that shares the indexed
+/// file's identity but not its blobs (a look-alike, `docs/security.md`) is found out there.
+pub fn blob_hash(blob: &[u8]) -> u64 {
+    XxHash64::oneshot(0, blob)
+}
+
 fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
@@ -98,6 +102,8 @@ pub struct IndexEntry {
     pub index: u32,
     pub offset: u64,
     pub size: u64,
+    /// Its Blob's [`blob_hash`] (0 in a page's stub, which names no blob).
+    pub blob_hash: u64,
     /// Its summary, `way_bbox_e7` included ([`WORLD_E7`] when unknown).
     pub summary: BlockSummary,
     /// Where its nodes are, and where its ways' nodes are ([`Cells::world`] when unknown).

@@ -43,7 +43,7 @@ struct Record {
 fn put_record(out: &mut Vec<u8>, record: &Record) {
     out.extend_from_slice(&record.hash.to_le_bytes());
     out.push(record.holds_records as u8);
-    put_entry(out, &record.stub, true);
+    put_entry(out, &record.stub);
 }
 
 fn get_record(r: &mut Reader) -> Result<Record, IndexError> {
@@ -53,7 +53,7 @@ fn get_record(r: &mut Reader) -> Result<Record, IndexError> {
         1 => true,
         _ => return Err(IndexError::Corrupt("a page of an unknown kind".into())),
     };
-    Ok(Record { hash, holds_records, stub: get_entry(r, true)? })
+    Ok(Record { hash, holds_records, stub: get_entry(r)? })
 }
 
 /// What any of `items` may hold: id ranges, bboxes and cells grown to hold all of theirs;
@@ -84,6 +84,7 @@ fn union_of(items: &[&IndexEntry]) -> IndexEntry {
         index: 0,
         offset: 0,
         size: 0,
+        blob_hash: 0,
         summary: s,
         node_cells: cells_of(items.iter().filter(|e| e.summary.has_nodes()).map(|e| &e.node_cells).collect()),
         way_cells: cells_of(items.iter().filter(|e| placed_ways(e)).map(|e| &e.way_cells).collect()),
@@ -105,7 +106,7 @@ fn write_page(body: &mut Vec<u8>, holds_records: bool, count: usize, items: &[u8
     Record { hash: XxHash64::oneshot(0, &page), holds_records, stub }
 }
 
-/// The index in format 5: its head (with the top level of records, or every entry when they
+/// The index in its format: its head (with the top level of records, or every entry when they
 /// fit in one leaf), then its pages. Offsets in records count from the end of the head.
 pub(super) fn encode(index: &BlobIndex) -> Vec<u8> {
     // Leaves: entries in file order, relation blobs apart.
@@ -113,7 +114,7 @@ pub(super) fn encode(index: &BlobIndex) -> Vec<u8> {
     let mut leaves: Vec<(Vec<&IndexEntry>, Vec<u8>)> = Vec::new();
     for e in &index.entries {
         let mut bytes = Vec::new();
-        put_entry(&mut bytes, e, true);
+        put_entry(&mut bytes, e);
         match leaves.last_mut() {
             Some((items, page)) if page.len() + bytes.len() <= LEAF_BYTES && relation_only(items[0]) == relation_only(e) => {
                 items.push(e);
@@ -177,14 +178,14 @@ pub struct IndexHead {
 
 impl IndexHead {
     /// The bytes of the head of the index that starts with `bytes` (its first 16 are enough);
-    /// None when it is not a format-5 index.
+    /// None when it is not an index of the version this build reads.
     pub fn head_len(bytes: &[u8]) -> Option<u64> {
-        (version_of(bytes)? >= 5 && bytes.len() >= 16).then(|| u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as u64)
+        (version_of(bytes).is_some() && bytes.len() >= 16).then(|| u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as u64)
     }
 
     /// Reads the head at the start of `bytes` (the pages after it need not be there).
     ///
-    /// Errors: [`IndexError::Corrupt`] when `bytes` are not a format-5 index, are cut short of
+    /// Errors: [`IndexError::Corrupt`] when `bytes` are not an index of this version, are cut short of
     /// the head, or the head's checksum does not match.
     pub fn decode(bytes: &[u8]) -> Result<IndexHead, IndexError> {
         let corrupt = |why: &str| IndexError::Corrupt(why.to_string());
@@ -226,7 +227,7 @@ impl IndexHead {
                 record.stub.offset += self.head_len;
                 self.pending.push(record);
             } else {
-                self.index.entries.push(get_entry(r, true)?);
+                self.index.entries.push(get_entry(r)?);
             }
         }
         if self.index.entries.len() > self.total {
@@ -317,6 +318,7 @@ mod tests {
                     index: i + 1,
                     offset: 100 + i as u64 * 1000,
                     size: 1000,
+                    blob_hash: i as u64,
                     summary: BlockSummary { min_node_id: i as i64 * 10, max_node_id: i as i64 * 10 + 9, bbox_e7: [0, lon, 0, lon], ..BlockSummary::default() },
                     node_cells,
                     way_cells: Cells::default(),
@@ -333,6 +335,7 @@ mod tests {
                 index: i + 1,
                 offset: 100 + i as u64 * 1000,
                 size: 1000,
+                blob_hash: i as u64,
                 summary: BlockSummary { min_relation_id: k as i64, max_relation_id: k as i64, way_bbox_e7: [0, lon, 0, lon], ..BlockSummary::default() },
                 node_cells: Cells::default(),
                 way_cells: Cells { level: 16, ids: vec![Cells::cell_at(0, lon, 16)] },

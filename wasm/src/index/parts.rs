@@ -229,6 +229,9 @@ impl Cells {
 /// What a scan notes for the index besides its [`BlockSummary`] (only when the query asks).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IndexPart {
+    /// The Blob's [`blob_hash`], set by the read plan as it takes the scan (the decode worker
+    /// hashes the bytes it was sent).
+    pub blob_hash: u64,
     pub strings: StringFilter,
     /// The cells of its nodes (at [`CELL_LEVEL`]) by id bucket (`id >> REF_BUCKET_SHIFT`):
     /// `(bucket, cell)`, in the order met, repeats possible. The blob's own cells follow.

@@ -181,6 +181,7 @@ impl Layout {
         let query = PreparedQuery { index: true, ..PreparedQuery::count_only() };
         let scan = scan_block(&data, &query)?;
         let mut part = scan.index.unwrap_or_default();
+        part.blob_hash = crate::index::blob_hash(crate::format::frame::frame_at(&f, 0)?.1);
         if let Some((cells, _)) = way_cells {
             part.way_bbox_e7 = Some(cells.bbox_e7());
             part.way_cells = Some(cells);
