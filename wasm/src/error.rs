@@ -33,6 +33,8 @@ pub enum DecodeError {
     Inconsistent(&'static str),
     /// An invalid query (bad coordinates, radius, bbox or tag).
     Query(String),
+    /// A bound this reader keeps on what one task may cost was reached (the message says which).
+    Limit(&'static str),
 }
 
 impl fmt::Display for DecodeError {
@@ -73,6 +75,7 @@ impl fmt::Display for DecodeError {
             Overflow(what) => write!(f, "{what} overflows 64 bits (corrupt or hostile data)"),
             Inconsistent(what) => write!(f, "inconsistent block: {what}"),
             Query(detail) => write!(f, "invalid query: {detail}"),
+            Limit(what) => write!(f, "{what}"),
         }
     }
 }

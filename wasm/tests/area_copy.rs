@@ -90,3 +90,15 @@ fn a_history_file_has_no_area_copy() {
     let err = area_copy(&history, [35.8, 14.4, 36.0, 14.6]).unwrap_err();
     assert!(err.to_string().contains("history"), "{err}");
 }
+
+/// A copy is a convenience beside the answer in the query worker's memory: an area whose
+/// elements hold more tag text than `MAX_COPY_STRING_BYTES` (20 names of 30 MB) gets none, with
+/// the reason, while a few MB of tag text are copied whole.
+#[test]
+fn an_area_of_hundreds_of_megabytes_of_tags_gets_no_copy() {
+    let huge = pbf_explorer::testing::huge_tags::huge_tags();
+    let helsinki = [60.16, 24.92, 60.18, 24.96];
+    let err = area_copy(&huge, helsinki).unwrap_err();
+    assert!(err.to_string().contains("over 256 MB of tag text"), "{err}");
+    assert!(area_copy(&read("helsinki.osm.pbf"), helsinki).is_ok());
+}

@@ -24,6 +24,12 @@ use crate::format::blob::blob_data;
 use crate::format::header::decode_header;
 use crate::format::proto;
 
+/// The most bytes of distinct strings (tags, roles, user names) a copy keeps: a copy is a
+/// convenience, made in the query worker's memory beside the answer, which it must never
+/// endanger (an area of 40 names of 30 MB each took the worker past Wasm's 4 GB). A city's copy
+/// holds a few MB.
+pub const MAX_COPY_STRING_BYTES: usize = 256 << 20;
+
 /// The least margin a copy keeps around a query's area, in degrees (about 1 km).
 const MIN_MARGIN_DEG: f64 = 0.01;
 
@@ -175,6 +181,9 @@ impl AreaCopier {
                     return Ok(());
                 }
                 let kinds = self.elements.add_block_where(&blob_data(blob)?, &mut self.found)?;
+                if self.elements.strings.bytes > MAX_COPY_STRING_BYTES {
+                    return Err(DecodeError::Limit("the area's elements hold over 256 MB of tag text: no area copy is kept for it"));
+                }
                 if pass == Pass::Nodes {
                     self.kinds.push(kinds);
                 }
