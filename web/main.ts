@@ -417,8 +417,17 @@ cancelButton.addEventListener('click', () => {
   progress.setStatus('cancelling…');
   client.cancel();
 });
-exportButton.addEventListener('click', async () => download(await client.exportGeoJSON(), 'pbf-explorer-matches.geojson'));
-csvButton.addEventListener('click', async () => download(await client.exportCsv(), 'pbf-explorer-matches.csv'));
+/** Downloads what `make` gives (nothing for null) as `name`; a failure is shown in the status line. */
+async function save(make: () => Promise<Blob | null>, name: () => string): Promise<void> {
+  try {
+    const blob = await make();
+    if (blob) download(blob, name());
+  } catch (e) {
+    progress.setStatus(`error: ${(e as Error).message ?? e}`);
+  }
+}
+exportButton.addEventListener('click', () => void save(() => client.exportGeoJSON(), () => 'pbf-explorer-matches.geojson'));
+csvButton.addEventListener('click', () => void save(() => client.exportCsv(), () => 'pbf-explorer-matches.csv'));
 /** The "Keep area copies" setting, remembered in this browser (`localStorage`), on unless turned off. */
 const AREA_COPIES_SETTING = 'pbf-explorer.area-copies';
 const keepAreaCopies = $<HTMLInputElement>('#keep-area-copies');
@@ -431,10 +440,7 @@ $('#remove-area-copies').addEventListener('click', async () => {
   const left = await client.areaCopiesBytes(true);
   progress.setAreaCopy(left > 0 ? 'kept' : 'none', 1, left);
 });
-saveIndexButton.addEventListener('click', async () => {
-  const index = await client.blobIndexFile();
-  if (index) download(index, `${runFileName}.idx`);
-});
+saveIndexButton.addEventListener('click', () => void save(() => client.blobIndexFile(), () => `${runFileName}.idx`));
 $('#use-sample').addEventListener('click', () => {
   setSource({ kind: 'url', url: sampleUrl.href }, sampleUrl.pathname);
   submit(true);

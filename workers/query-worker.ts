@@ -184,6 +184,12 @@ function flushChanges(run: Run): void {
 }
 
 /**
+ * Set once this worker's Wasm instance trapped: the answer in it cannot be read any more (wasm-bindgen
+ * then refuses every call on it with "recursive use of an object"), so calls say so plainly.
+ */
+let answerLost = false;
+
+/**
  * What `e` says, for the page. A Wasm trap (a panic, running out of memory, a stack overflow)
  * can leave the instance inconsistent: the page is told, and starts a fresh query worker before
  * its next run (decode workers are replaced by the pool the same way).
@@ -192,6 +198,7 @@ function failure(e: unknown): string {
   const message = e instanceof Error ? e.message : String(e);
   const trapped = e instanceof WebAssembly.RuntimeError || (e instanceof RangeError && /call stack/i.test(message));
   if (!trapped) return message;
+  answerLost = true;
   post({ type: 'trapped' });
   return `the decoder failed (${message}); the next query starts a fresh one`;
 }
@@ -478,6 +485,7 @@ const STATS_TOP = 25;
 
 /** Answers a page's call from the last run's answer. */
 async function reply(req: CallRequest): Promise<CallReply> {
+  if (answerLost && req.call !== 'area-copies') throw new Error('this answer was lost when the decoder failed: run the query again');
   const rowsOf = (json: string): Match[] => JSON.parse(json);
   switch (req.call) {
     case 'rows':

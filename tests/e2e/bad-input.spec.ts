@@ -332,7 +332,8 @@ test('a real Wasm trap in the decoder ends the query with a named error, and the
 });
 
 test('a trap in the query worker ends the query with a named error, and the next query runs in a fresh worker', async ({ page }) => {
-  // The test-trap build (scripts/test.sh): the query worker's assembler traps on the key test:trap-assembler.
+  // The test-trap build (scripts/test.sh): the query worker's assembler traps on the key test:trap-assembler
+  // when made, and its export on test:trap-export.
   const dir = resolve('test-results/dist-test-trap');
   test.skip(!existsSync(dir), 'the test-trap build is missing: scripts/test.sh builds it');
   const server = await startLocalServer(dir);
@@ -351,6 +352,19 @@ test('a trap in the query worker ends the query with a named error, and the next
     await expect(status(page)).toHaveText('done', { timeout: 60_000 });
     await expect(count(page)).toHaveText('43');
     expect(queryWorkers()).not.toContain(first);
+    // A trap in a call on the answer (the export traps on the key test:trap-export): named in the
+    // status, later calls say the answer is gone, and the next query runs in a fresh worker.
+    await page.getByLabel('Query', { exact: true }).fill('amenity=cafe or test:trap-export=x');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+    await page.getByTestId('export-geojson').click();
+    await expect(status(page)).toHaveText(/^error: the decoder failed \(.*unreachable.*\); the next query starts a fresh one$/);
+    await page.getByTestId('export-csv').click();
+    await expect(status(page)).toHaveText('error: this answer was lost when the decoder failed: run the query again');
+    await page.getByLabel('Query', { exact: true }).fill('amenity=cafe');
+    await page.getByRole('button', { name: 'Run query' }).click();
+    await expect(status(page)).toHaveText('done', { timeout: 60_000 });
+    await expect(count(page)).toHaveText('43');
   } finally {
     server.close();
   }

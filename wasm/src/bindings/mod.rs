@@ -429,6 +429,10 @@ impl QueryAssembler {
     /// break. At most `count`, bounded by `max_bytes` as [`QueryAssembler::export_rows`].
     #[wasm_bindgen(js_name = exportFeatures)]
     pub fn export_features(&mut self, start: u32, count: u32, max_bytes: u32) -> Vec<u8> {
+        #[cfg(feature = "test-trap")]
+        if self.query_keys.iter().any(|k| k == "test:trap-export") {
+            test_trap();
+        }
         let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, feature);
         self.exported = n;
         let mut out = String::with_capacity(pieces.iter().map(|p| p.len() + 2).sum());
