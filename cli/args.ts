@@ -5,6 +5,8 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Area, Query } from '../workers/types';
+import { existsSync, readFileSync } from 'node:fs';
+import { parsePoly, parsePolygonFile, parseRelationRef } from '../workers/common/polygon-text';
 import { parseBbox, parseLatLon, parseMoment, parseRadius } from '../workers/common/query-text';
 import { FORMATS, type Format } from './output';
 
@@ -21,7 +23,8 @@ export type Command =
 export const USAGE = `Usage: pbf-explorer <command> [options]   (--help after a command for its own)
 
 Commands:
-  query FILE|URL [--near LAT,LON [--radius M] | --bbox W,S,E,N] [--inside all] [--format F] QUERY...
+  query FILE|URL [--near LAT,LON [--radius M] | --bbox W,S,E,N | --in relation/ID | --poly P]
+        [--inside all] [--format F] QUERY...
   osmar LAT LON RADIUS TAG...   osmar's invocation and output, on the file in OSMAR_PBF_FILE
   info FILE|URL [--json]        what the file holds (as the page's file info)
   index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
@@ -42,6 +45,10 @@ Options:
                      a negative latitude as --near=-33.92,18.42)
   --radius M         metres (default 1000)
   --bbox W,S,E,N     the area: a bbox minlon,minlat,maxlon,maxlat (default: the whole file)
+  --in relation/ID   the area: the outline of that boundary or multipolygon relation of the
+                     file (read first; a broken one is an error and nothing more is read)
+  --poly P           the area: a polygon, a GeoJSON or osmium .poly file, or the text
+                     "lat lon lat lon ..." (";" between rings, "!" before a hole)
   --inside all       ways and relations must lie wholly inside the area (default: any node)
   --at MOMENT        history files: answer as of this moment, ISO 8601 (UTC when no zone is
                      given; a date alone is its midnight); default now; ignored for other files
@@ -145,6 +152,8 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     near: { type: 'string' },
     radius: { type: 'string' },
     bbox: { type: 'string' },
+    in: { type: 'string' },
+    poly: { type: 'string' },
     inside: { type: 'string' },
     at: { type: 'string' },
     format: { type: 'string' },
@@ -154,13 +163,16 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   const q = positionals.slice(1).join(' ');
   if (!q.trim()) throw new UsageError('query: QUERY is missing (e.g. amenity=cafe)');
   const [near, radius, bbox, inside, format] = [values.near, values.radius, values.bbox, values.inside, values.format] as (string | undefined)[];
-  if (near !== undefined && bbox !== undefined) throw new UsageError('query: give --near or --bbox, not both');
+  const [relation, poly] = [values.in, values.poly] as (string | undefined)[];
+  if ([near, bbox, relation, poly].filter((v) => v !== undefined).length > 1) throw new UsageError('query: give one of --near, --bbox, --in and --poly');
   if (radius !== undefined && near === undefined) throw new UsageError('query: --radius needs --near');
   if (inside !== undefined && inside !== 'all' && inside !== 'any') throw new UsageError(`query: --inside is all or any, not "${inside}"`);
   if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) throw new UsageError(`query: --format is one of ${FORMATS.join(', ')}, not "${format}"`);
   let area: Area = 'everywhere';
   if (near !== undefined) area = { circle: { ...areaOption(() => parseLatLon(near)), radius: areaOption(() => parseRadius(radius ?? '1000')) } };
   if (bbox !== undefined) area = areaOption(() => parseBbox(bbox));
+  if (relation !== undefined) area = { relation: areaOption(() => parseRelationRef(relation)) };
+  if (poly !== undefined) area = { polygon: areaOption(() => (existsSync(poly) ? parsePolygonFile(readFileSync(poly, 'utf8')) : parsePoly(poly))) };
   const at = values.at as string | undefined;
   const query: Query = { q, area, ...(inside === 'all' ? { inside: 'all' as const } : {}), ...(at !== undefined ? { at: areaOption(() => parseMoment(at)) } : {}) };
   return { name: 'query', target, query, format: (format as Format | undefined) ?? 'text', threads: threadsOf(values.threads as string | undefined), useIndex: values['no-index'] !== true };

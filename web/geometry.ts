@@ -2,7 +2,7 @@
  * Shapes of query areas for drawing (GeoJSON polygons and bounds, in degrees WGS84), and the
  * size of GeoJSON geometries for sizing MapLibre updates.
  */
-import type { Feature, Geometry, Polygon } from 'geojson';
+import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
 import type { Area } from '../workers/types';
 
 const EARTH_RADIUS_M = 6_371_008.8;
@@ -27,20 +27,29 @@ export function bboxPolygon([w, s, e, n]: number[]): Feature<Polygon> {
   return { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] } };
 }
 
-/** The query area as a polygon, or null for the whole file. */
-export function areaPolygon(area: Area): Feature<Polygon> | null {
-  if (area === 'everywhere') return null;
+/** Polygon parts (GeoJSON MultiPolygon coordinates) as a feature, each ring closed for drawing. */
+export function partsPolygon(parts: number[][][][]): Feature<MultiPolygon> {
+  const closed = (ring: number[][]) => (ring.length > 0 && (ring[0][0] !== ring[ring.length - 1][0] || ring[0][1] !== ring[ring.length - 1][1]) ? [...ring, ring[0]] : ring);
+  return { type: 'Feature', properties: {}, geometry: { type: 'MultiPolygon', coordinates: parts.map((rings) => rings.map(closed)) } };
+}
+
+/** The query area as a polygon, or null for the whole file and for a relation (its outline comes with the answer). */
+export function areaPolygon(area: Area): Feature<Polygon | MultiPolygon> | null {
+  if (area === 'everywhere' || 'relation' in area) return null;
   if ('circle' in area) return circlePolygon(area.circle.lat, area.circle.lon, area.circle.radius);
+  if ('polygon' in area) return partsPolygon(area.polygon);
   const b = area.bbox;
   return bboxPolygon([b.min_lon, b.min_lat, b.max_lon, b.max_lat]);
 }
 
-/** `[minlon, minlat, maxlon, maxlat]` around a polygon's outer ring. */
-export function polygonBounds(polygon: Feature<Polygon>): [number, number, number, number] {
-  const ring = polygon.geometry.coordinates[0];
-  const lons = ring.map((p) => p[0]);
-  const lats = ring.map((p) => p[1]);
-  return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
+/** `[minlon, minlat, maxlon, maxlat]` around a polygon's outer rings. */
+export function polygonBounds(polygon: Feature<Polygon | MultiPolygon>): [number, number, number, number] {
+  const g = polygon.geometry;
+  const outers = g.type === 'Polygon' ? [g.coordinates[0]] : g.coordinates.map((rings) => rings[0]);
+  const points = outers.flat();
+  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [lon, lat] of points) [w, s, e, n] = [Math.min(w, lon), Math.min(s, lat), Math.max(e, lon), Math.max(n, lat)];
+  return [w, s, e, n];
 }
 
 /** How many positions (RFC 7946 §3.1.1) a geometry holds: 1 for a Point, every vertex of its lines and rings otherwise. */

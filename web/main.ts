@@ -8,7 +8,8 @@ import { QueryClient, sourceKey, type SourceSpec } from './query-client';
 import type { Match, Query } from '../workers/types';
 import { framedByAnotherSite, linkProblem, needsNoQuestion, rememberHost } from './known-hosts';
 import { describeQuery } from '../workers/common/query-text';
-import { areaPolygon } from './geometry';
+import { areaPolygon, partsPolygon } from './geometry';
+import { PlaceField } from './place-field';
 import { download } from './export';
 import { FileInfoView } from './file-info';
 import { MapView } from './map-view';
@@ -70,7 +71,8 @@ await gpuWarmedUp();
 const mapView = new MapView(
   $('#map'),
   (lat, lon) => {
-    form.setCentre(lat, lon);
+    if (placeField.drawing) placeField.addVertex(lat, lon);
+    else form.setCentre(lat, lon);
     previewArea();
   },
   (type, id) => void openPopup(type, id),
@@ -220,6 +222,8 @@ async function ask(words: Words, yes = 'Download'): Promise<boolean> {
   return dialog.returnValue === 'yes';
 }
 
+const placeField = new PlaceField($<HTMLFormElement>('#query-form'), (text) => client.places(text), (fit) => previewArea(fit), (message) => progress.setStatus(`error: ${message}`));
+
 /** Draws the area being typed, without running anything; `fit` frames it. */
 function previewArea(fit = false): void {
   try {
@@ -340,6 +344,11 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
       progress.setMapSample(mapSample, count);
       list.setCount(count);
     },
+    onOutline: (relation, parts) => {
+      if (parts) void mapView.setArea(partsPolygon(parts), fit);
+      else progress.setStatus(`reading ${name}: the outline of relation ${relation} first, then the matches inside it…`);
+    },
+    onPlaces: (count) => placeField.setPlaceCount(count),
     onIndexMismatch: (message) => {
       clearAnswer();
       progress.setStatus(`reading ${name} again, whole: ${message}…`);
@@ -469,7 +478,9 @@ window.addEventListener('drop', (e) => {
   dragDepth = 0;
   overlay.hidden = true;
   const file = e.dataTransfer?.files[0];
-  if (file) openFile(file);
+  // A GeoJSON or .poly file dropped is a polygon area; anything else, the file to read.
+  if (file && /\.(geojson|json|poly)$/i.test(file.name)) void placeField.loadPolygonFile(file);
+  else if (file) openFile(file);
 });
 
 /**

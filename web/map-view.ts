@@ -20,7 +20,7 @@ import {
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
 import landUrl from 'world-atlas/land-50m.json?url';
 import 'maplibre-gl/dist/maplibre-gl.css';
-import type { Feature, FeatureCollection, Polygon } from 'geojson';
+import type { Feature, FeatureCollection, MultiPolygon, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
 import type { Topology } from 'topojson-specification';
 import { bboxPolygon, featuresWithin, polygonBounds } from './geometry';
@@ -462,7 +462,7 @@ export class MapView {
   }
 
   /** Draws the query area (null clears it) and, if `fit`, frames it. */
-  async setArea(polygon: Feature<Polygon> | null, fit: boolean): Promise<void> {
+  async setArea(polygon: Feature<Polygon | MultiPolygon> | null, fit: boolean): Promise<void> {
     this.touched.area = true;
     await this.setUnlessDrawn('area', polygon ?? EMPTY);
     if (polygon && fit) this.fit(polygonBounds(polygon));

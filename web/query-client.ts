@@ -4,7 +4,7 @@
  * The page imports this and the shared types, nothing else of the pipeline.
  */
 import type { CallReply, CallRequest, FromQueryWorker, RunEnd, RunEvent, SourceSpec, ToQueryWorker } from '../workers/messages';
-import type { FileInfo, Match, Progress, Query, TagStats } from '../workers/types';
+import type { FileInfo, Match, Place, Progress, Query, TagStats } from '../workers/types';
 import { contextFeatures, mapChanges } from '../workers/common/wire';
 
 export type { SourceSpec, RunEnd };
@@ -31,6 +31,13 @@ export interface RunHandlers {
    * `drawing`, only that the read has started (the basemap drawn before stays meanwhile).
    */
   onContext?: (features: GeoJSON.FeatureCollection | null, note: string | null, drawing: boolean) => void;
+  /**
+   * The outline of the relation that is the area (GeoJSON MultiPolygon coordinates), or null
+   * while it is being read, before the matches inside it.
+   */
+  onOutline?: (relation: number, parts: number[][][][] | null) => void;
+  /** `count` named boundaries and multipolygons of the file can be searched ({@link QueryClient.places}). */
+  onPlaces?: (count: number) => void;
   /** The area copy made after the answer (docs/optimize.md, "Area copies"): how far, or what was kept. */
   onAreaCopy?: (state: 'making' | 'kept' | 'failed', share: number, bytes: number, message?: string) => void;
   /** A large cross-origin download (or, `redirect`, a redirect from `host` to an address not shown) waits for a yes. */
@@ -138,6 +145,8 @@ export class QueryClient {
     else if (msg.type === 'progress') h.onProgress?.(msg.progress);
     else if (msg.type === 'changes') h.onChanges?.(mapChanges(msg.changes), msg.count, msg.mapSample);
     else if (msg.type === 'index-mismatch') h.onIndexMismatch?.(msg.message);
+    else if (msg.type === 'outline') h.onOutline?.(msg.relation, msg.parts);
+    else if (msg.type === 'places') h.onPlaces?.(msg.count);
     else if (msg.type === 'context') h.onContext?.(msg.features && contextFeatures(msg.features), msg.note, msg.drawing);
     else if (msg.type === 'area-copy') h.onAreaCopy?.(msg.state, msg.share, msg.bytes, msg.message);
     else if (msg.type === 'confirm') {
@@ -232,6 +241,11 @@ export class QueryClient {
   }
 
   /** Bytes of the area copies kept (docs/optimize.md, "Area copies"); `remove`: removes them all first. */
+  /** The last run's file's named boundaries and multipolygons whose name holds `text`, best first (at most 20). */
+  places(text: string): Promise<Place[]> {
+    return this.call({ call: 'places', id: ++this.callId, text }, (r) => (r.call === 'places' ? r.result : undefined));
+  }
+
   areaCopiesBytes(remove = false): Promise<number> {
     return this.call({ call: 'area-copies', id: ++this.callId, remove }, (r) => (r.call === 'area-copies' ? r.result : undefined));
   }

@@ -15,12 +15,14 @@ export class QueryForm {
     const place = this.field('place').value;
     (this.form.querySelector('.place-circle') as HTMLElement).hidden = place !== 'circle';
     (this.form.querySelector('.place-bbox') as HTMLElement).hidden = place !== 'bbox';
+    (this.form.querySelector('.place-relation') as HTMLElement).hidden = place !== 'relation';
+    (this.form.querySelector('.place-polygon') as HTMLElement).hidden = place !== 'polygon';
   }
 
   get state(): QueryState {
     const v = (name: keyof QueryState) => this.field(name).value;
     const inside = (this.field('inside') as HTMLInputElement).checked ? 'all' : 'any';
-    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox'), inside, at: v('at') };
+    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox'), relation: v('relation'), poly: v('poly'), inside, at: v('at') };
   }
 
   set state(s: QueryState) {

@@ -7,7 +7,7 @@ describe('URL state', () => {
   it('round-trips a query with its link context', () => {
     const search = '?src=/sample/helsinki.osm.pbf&q=amenity=restaurant cuisine&near=60.1699,24.9384&radius=500&map=14.00/60.16990/24.93840';
     const { state, src, map, hasQuery } = readUrl(search);
-    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '', inside: 'any', at: '' });
+    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '', relation: '', poly: '', inside: 'any', at: '' });
     expect(src).toBe('/sample/helsinki.osm.pbf');
     expect(map).toEqual({ zoom: 14, lat: 60.1699, lon: 24.9384 });
     expect(hasQuery).toBe(true);
@@ -35,6 +35,21 @@ describe('URL state', () => {
     expect(() => toQuery({ ...DEFAULT_STATE, q: '  ' })).toThrow(/enter a query/);
   });
 
+  it('carries a relation or a polygon as the area', () => {
+    const relation = readUrl('?q=amenity=restaurant&in=relation/7510580');
+    expect(relation.state.place).toBe('relation');
+    expect(toQuery(relation.state).area).toEqual({ relation: 7510580 });
+    expect(writeUrl(relation.state, { src: null, file: null, map: null })).toBe('?q=amenity=restaurant&in=relation/7510580');
+    const poly = readUrl('?q=shop&poly=35.895 14.505 35.895 14.52 35.905 14.525;!35.898 14.51 35.898 14.515 35.902 14.515');
+    expect(poly.state.place).toBe('polygon');
+    expect(toQuery(poly.state).area).toEqual({ polygon: [[[[14.505, 35.895], [14.52, 35.895], [14.525, 35.905]], [[14.51, 35.898], [14.515, 35.898], [14.515, 35.902]]]] });
+    const link = writeUrl(poly.state, { src: null, file: null, map: null });
+    expect(link).toBe('?q=shop&poly=35.895+14.505+35.895+14.52+35.905+14.525;!35.898+14.51+35.898+14.515+35.902+14.515');
+    expect(readUrl(link).state).toEqual(poly.state);
+    expect(() => toQuery({ ...DEFAULT_STATE, place: 'relation', relation: 'Valletta' })).toThrow(/relation\/7510580/);
+    expect(() => toQuery({ ...DEFAULT_STATE, place: 'polygon', poly: '35.9 14.5 35.91' })).toThrow(/lat lon pairs/);
+  });
+
   it('reads the moment of a history query as ISO 8601, UTC unless it names a zone', () => {
     expect(readUrl('?q=shop&at=2021-07-01T00:00:00Z').state.at).toBe('2021-07-01T00:00:00');
     expect(readUrl('?q=shop&at=2021-07-01').state.at).toBe('2021-07-01T00:00:00');
@@ -54,5 +69,7 @@ describe('query text', () => {
     expect(parseBbox('14.5,35.88,14.53,35.91')).toEqual({ bbox: { min_lon: 14.5, min_lat: 35.88, max_lon: 14.53, max_lat: 35.91 } });
     expect(() => parseBbox('14.53,35.88,14.5,35.91')).toThrow(/bbox/);
     expect(describeQuery({ q: 'shop', area: 'everywhere' })).toBe('shop in the whole file');
+    expect(describeQuery({ q: 'shop', area: { relation: 7 } })).toBe('shop inside relation 7');
+    expect(describeQuery({ q: 'shop', area: { polygon: [[[[0, 0], [1, 0], [1, 1]]]] } })).toBe('shop inside a polygon of 3 points');
   });
 });

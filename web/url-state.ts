@@ -1,20 +1,27 @@
 /**
  * The query as URL parameters, so every query is a link: `q` (the query language), `inside`
  * (`all`: wholly inside the area), `near`
- * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `src` (a PBF URL),
+ * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `in` (`relation/ID`: inside
+ * that boundary or multipolygon of the file), `poly` (`lat lon lat lon …`: inside that polygon;
+ * workers/common/polygon-text.ts), `src` (a PBF URL),
  * `basemap` (a MapLibre style URL for an online basemap), `at` (ISO 8601: the moment a history
  * file is answered as of; UTC when it names no zone).
  */
+import { parsePoly, parseRelationRef } from '../workers/common/polygon-text';
 import { parseBbox, parseLatLon, parseMoment, parseRadius } from '../workers/common/query-text';
 import type { Query } from '../workers/types';
 
 /** The query as the form holds it: text fields, checked only by {@link toQuery}. */
 export interface QueryState {
   q: string;
-  place: 'circle' | 'bbox' | 'everywhere';
+  place: 'circle' | 'bbox' | 'relation' | 'polygon' | 'everywhere';
   near: string;
   radius: string;
   bbox: string;
+  /** The relation that is the area: `relation/ID`. */
+  relation: string;
+  /** The polygon that is the area, as `poly=` writes it. */
+  poly: string;
   /** `all`: a way or relation must lie wholly inside the area (`inside=all`). */
   inside: 'any' | 'all';
   /** History files: the moment to answer as of, `YYYY-MM-DDTHH:MM:SS` in UTC; empty for now. */
@@ -23,7 +30,7 @@ export interface QueryState {
 
 /** What the page starts with when the URL says nothing: cafés around Helsinki's centre. */
 export const SAMPLE_URL = 'sample/helsinki.osm.pbf';
-export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '', inside: 'any', at: '' };
+export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '', relation: '', poly: '', inside: 'any', at: '' };
 
 /** Where the map looks: zoom and centre in degrees. */
 export interface MapView {
@@ -56,13 +63,17 @@ export function readUrl(search: string): { state: QueryState; hasQuery: boolean 
   const p = new URLSearchParams(search);
   const bbox = p.get('bbox');
   const near = p.get('near');
-  const place: QueryState['place'] = bbox ? 'bbox' : near ? 'circle' : p.has('q') ? 'everywhere' : DEFAULT_STATE.place;
+  const relation = p.get('in');
+  const poly = p.get('poly');
+  const place: QueryState['place'] = relation ? 'relation' : poly ? 'polygon' : bbox ? 'bbox' : near ? 'circle' : p.has('q') ? 'everywhere' : DEFAULT_STATE.place;
   const state: QueryState = {
     q: p.get('q') ?? DEFAULT_STATE.q,
     place,
     near: near ?? DEFAULT_STATE.near,
     radius: p.get('radius') ?? DEFAULT_STATE.radius,
     bbox: bbox ?? '',
+    relation: relation ?? '',
+    poly: poly ?? '',
     inside: p.get('inside') === 'all' ? 'all' : 'any',
     at: '',
   };
@@ -88,13 +99,17 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
     p.set('radius', state.radius);
   } else if (state.place === 'bbox') {
     p.set('bbox', state.bbox.replace(/\s+/g, ''));
+  } else if (state.place === 'relation') {
+    p.set('in', state.relation.trim());
+  } else if (state.place === 'polygon') {
+    p.set('poly', state.poly.trim().replace(/\s+/g, ' '));
   }
   if (state.inside === 'all' && state.place !== 'everywhere') p.set('inside', 'all');
   if (state.at.trim()) p.set('at', /^\d{4}-\d{2}-\d{2}T[\d:]+$/.test(state.at.trim()) ? `${state.at.trim()}Z` : state.at.trim());
   if (link.basemap) p.set('basemap', link.basemap);
   if (link.map) p.set('map', `${link.map.zoom.toFixed(2)}/${link.map.lat.toFixed(5)}/${link.map.lon.toFixed(5)}`);
-  // URLSearchParams encodes '=', ',' and '/' although a query value may hold them; keep links readable.
-  return `?${p.toString().replace(/%3D/g, '=').replace(/%2C/g, ',').replace(/%2F/g, '/')}`;
+  // URLSearchParams encodes '=', ',', '/', ';' and '!' although a query value may hold them; keep links readable.
+  return `?${p.toString().replace(/%3D/g, '=').replace(/%2C/g, ',').replace(/%2F/g, '/').replace(/%3B/g, ';').replace(/%21/g, '!')}`;
 }
 
 /**
@@ -110,6 +125,8 @@ export function toQuery(state: QueryState): Query {
   if (state.place === 'everywhere') return { q, area: 'everywhere', ...at };
   const inside = state.inside;
   if (state.place === 'bbox') return { q, area: parseBbox(state.bbox), inside, ...at };
+  if (state.place === 'relation') return { q, area: { relation: parseRelationRef(state.relation) }, inside, ...at };
+  if (state.place === 'polygon') return { q, area: { polygon: parsePoly(state.poly) }, inside, ...at };
   const { lat, lon } = parseLatLon(state.near);
   return { q, area: { circle: { lat, lon, radius: parseRadius(state.radius) } }, inside, ...at };
 }

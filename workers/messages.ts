@@ -3,7 +3,7 @@
  * plus the events of a run. The page sends a source and a query; it gets back only what it
  * draws: map changes, counts, progress, and on demand list rows, one match, or the export.
  */
-import type { FileInfo, Match, Progress, Query, TagStats } from './types';
+import type { FileInfo, Match, Place, Progress, Query, TagStats } from './types';
 
 /** Where the file is: a local `File` (cloned to the worker, never read by the page) or a URL. */
 export type SourceSpec = { kind: 'file'; file: File } | { kind: 'url'; url: string };
@@ -27,6 +27,8 @@ export interface QueryCalls {
   export: { args: { format: 'geojson' | 'csv' }; result: Blob };
   /** The blob index of the last run's file (docs/blob-index.md), or null when there is none. */
   'blob-index': { args: object; result: Blob | null };
+  /** At most 20 of the last run's file's named boundaries and multipolygons whose name holds `text`, best first. */
+  places: { args: { text: string }; result: Place[] };
   /** Bytes of the area copies kept; `remove`: removes them all first. */
   'area-copies': { args: { remove: boolean }; result: number };
 }
@@ -82,6 +84,13 @@ export type RunEvent =
    * is dropped and the file is read again whole. The page clears the map and the list.
    */
   | { type: 'index-mismatch'; run: number; message: string }
+  /**
+   * The outline of the relation that is the run's area (`parts`: GeoJSON MultiPolygon
+   * coordinates), or null while it is being read, before the matches inside it.
+   */
+  | { type: 'outline'; run: number; relation: number; parts: number[][][][] | null }
+  /** `count` named boundaries and multipolygons of the run's file are ready for the `places` call. */
+  | { type: 'places'; run: number; count: number }
   /**
    * A large download from another origin, or (`redirect`) a redirect to an address the browser
    * shows only once followed, waits for the page's yes (`confirmed`).

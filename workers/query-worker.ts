@@ -12,6 +12,7 @@ import { exportPieces } from './export-pieces';
 import { readContext, type ContextResult } from './read-context';
 import { copiesBytes, copyKey, findCopy, keepCopy, makeCopy, removeCopies, type AreaCopyFound } from './area-copies';
 import { askBeside, dropIndex, identityOf, indexFor, isWholeIndex, keptIdentity, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
+import { keepOutline, keepPlaces, keptOutline, searchPlaces } from './relation-areas';
 import { assemblerFor, runQuery, type BlobIndexUse } from './run-query';
 import { FetchSource, readsAtRandom, RedirectError } from './source/http-source';
 import { FileSource, type Source } from './source/source';
@@ -209,9 +210,13 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   answer?.assembler.free();
   answer = null;
   let assembler: QueryAssembler;
+  const file = sourceKey(msg.source);
+  lastFile = file;
+  // A relation's outline read by an earlier run on this file is the area at once.
+  const outline = msg.query ? keptOutline(file, msg.query.area) : null;
   try {
     // The query is parsed here, before any byte is read: a syntax error ends the run at once.
-    assembler = assemblerFor(msg.query);
+    assembler = assemblerFor(outline && msg.query ? { ...msg.query, area: { polygon: outline } } : msg.query);
   } catch (e) {
     post({ type: 'end', run: msg.run, status: 'error', message: failure(e), count: 0, wasmBytes: 0, blobIndex: false });
     return;
@@ -222,6 +227,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   current = run;
   if (cancelledRun === run.id) run.controller.abort(); // cancelled while Wasm was loading
   const isCurrent = () => current === run;
+  const relation = msg.query && typeof msg.query.area === 'object' && 'relation' in msg.query.area ? msg.query.area.relation : null;
+  if (relation !== null) post({ type: 'outline', run: run.id, relation, parts: outline });
   let changesTimer: ReturnType<typeof setTimeout> | null = null;
   let shownAny = false;
   /** Whether the run's quiet start (QUIET_START_MS) is over; until then the page hears nothing. */
@@ -314,6 +321,11 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   run.finishIndex = null;
   // A read of an area copy learnt the copy's facts: the file's were kept with it.
   const facts: FileInfo['facts'] = end.status !== 'done' ? null : copy ? copy.meta.info.facts : JSON.parse(assembler.fileFacts());
+  const found = assembler.outline();
+  if (relation !== null && found) keepOutline(file, relation, JSON.parse(found));
+  // A copy holds only its area's places: the file's are those of a whole read of it.
+  const places = copy ? undefined : assembler.takePlaces();
+  if (places) keepPlaces(file, places);
   // The run's last messages go out as one, for the page to draw them in one frame: the header's
   // info first, as it came, should the run have ended in its quiet start.
   together(() => {
@@ -321,6 +333,8 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
     flushChanges(run); // what was found before a failure stays on the map
     if (facts) post({ type: 'file-info', run: run.id, info: { ...info, facts } });
+    if (relation !== null && found) post({ type: 'outline', run: run.id, relation, parts: JSON.parse(found) });
+    if (places) post({ type: 'places', run: run.id, count: places.count() });
     post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: run.index !== null || finishIndex !== null });
   });
   info.facts = facts; // once the header's info above is sent without them
@@ -480,6 +494,11 @@ async function drawContext(run: Run, source: Source, key: string): Promise<void>
   drawnContext = key;
 }
 
+/** Places a search of the place field lists. */
+const PLACES_SHOWN = 20;
+/** The file of the last run (`sourceKey`): the place field searches its places. */
+let lastFile = '';
+
 /** Keys, and values of a key, listed in tag statistics. */
 const STATS_TOP = 25;
 
@@ -501,6 +520,8 @@ async function reply(req: CallRequest): Promise<CallReply> {
       const empty = { types: [0, 0, 0], keys: [], values: [], long_keys: 0, long_values: 0, columns: [] };
       return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.assembler.tagStats(req.key, STATS_TOP)) : empty };
     }
+    case 'places':
+      return { call: 'places', id: req.id, result: searchPlaces(lastFile, req.text, PLACES_SHOWN) };
     case 'area-copies':
       if (req.remove) await removeCopies();
       return { call: 'area-copies', id: req.id, result: await copiesBytes() };

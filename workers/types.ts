@@ -7,7 +7,11 @@
 export type Area =
   | 'everywhere'
   | { circle: { lat: number; lon: number; radius: number } }
-  | { bbox: { min_lon: number; min_lat: number; max_lon: number; max_lat: number } };
+  | { bbox: { min_lon: number; min_lat: number; max_lon: number; max_lat: number } }
+  /** Inside or on a polygon: GeoJSON MultiPolygon coordinates, `[lon, lat]` (workers/common/polygon-text.ts). */
+  | { polygon: number[][][][] }
+  /** Inside the multipolygon of relation `relation` of the file (a boundary or multipolygon), read first. */
+  | { relation: number };
 
 /**
  * A query: its text in the query language (README "Query language", parsed by the Wasm
@@ -165,4 +169,17 @@ export interface Progress {
   blobIndex?: 'used' | 'building' | 'kept' | 'mismatch';
   /** The read is of the area copy kept for this file and area (docs/optimize.md), of these bytes, not of the file. */
   areaCopy?: number;
+}
+
+/** A named boundary or multipolygon relation of the file (the crate's `Place`). */
+export interface Place {
+  id: number;
+  name: string;
+  /** `boundary` or `multipolygon` (its `type` tag). */
+  kind: string;
+  /** What it is as a tag: `boundary=administrative`, `leisure=park`; may be empty. */
+  what: string;
+  admin_level: string | null;
+  /** How many of its members are ways. */
+  ways: number;
 }

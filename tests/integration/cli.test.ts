@@ -244,6 +244,39 @@ describe('no match dropped or thinned in an export', () => {
   });
 });
 
+describe('areas people think in', () => {
+  // libosmium's area assembler and shapely's point-in-polygon (tests/answers/areas/make-answers.py).
+  const answers: { file: string; area: { relation?: number; polygon?: number[][][][] }; q: string; inside: string; nodes: number[]; ways: number[]; relations: number[] }[] =
+    JSON.parse(readFileSync(resolve(__dirname, '../answers/areas/answers.json'), 'utf8'));
+  const idsOf = (found: Found, type: string) => found.filter((f) => f.type === type).map((f) => f.id).sort((a, b) => a - b);
+
+  it('--in relation/ID and --poly (text and .poly file) give libosmium\'s answers', { timeout: 300_000 }, async () => {
+    const valletta = answers.find((a) => a.area.relation === 7510580 && a.q === 'building')!;
+    const parts = answers.find((a) => a.file === 'malta.osm.pbf' && a.area.polygon)!;
+    const polyFile = join(tmpdir(), `pbf-explorer-${process.pid}.poly`);
+    const section = (name: string, ring: number[][]) => [name, ...ring.map(([lon, lat]) => `${lon} ${lat}`), 'END'];
+    writeFileSync(polyFile, ['x', ...section('1', parts.area.polygon![0][0]), ...section('!2', parts.area.polygon![0][1]), ...section('3', parts.area.polygon![1][0]), 'END'].join('\n'));
+    const polyText = parts.area.polygon!.map((rings) => rings.map((r, i) => (i ? '!' : '') + r.map(([lon, lat]) => `${lat} ${lon}`).join(' ')).join(';')).join(';');
+    const runs: [typeof valletta, string[]][] = [
+      [valletta, ['--in', 'relation/7510580', 'building']],
+      [parts, ['--poly', polyFile, ...parts.q.split(' ')]],
+      [parts, ['--poly', polyText, ...parts.q.split(' ')]],
+    ];
+    for (const [want, args] of runs) {
+      const run = await cli(['query', join(DATA_DIR, want.file), '--no-index', '--format', 'csv', ...args]);
+      expect(run.status, run.stderr).toBe(0);
+      const found = parse.csv(run.stdout);
+      expect([idsOf(found, 'node'), idsOf(found, 'way'), idsOf(found, 'relation')]).toEqual([want.nodes, want.ways, want.relations]);
+    }
+    const broken = await cli(['query', join(DATA_DIR, 'malta.osm.pbf'), '--in', 'relation/1', 'amenity']);
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toBe('pbf-explorer: error: no area to read in: relation 1 is not in the file\n');
+    const usage = await cli(['query', join(DATA_DIR, 'malta.osm.pbf'), '--poly', '35.9 14.5 35.9', 'amenity']);
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('is not a list of lat lon pairs');
+  });
+});
+
 describe('history files', () => {
   // Written by scripts/make-osmium-fixtures.sh (npm test runs it first): a history file and
   // osmium time-filter's snapshot of it at a moment.

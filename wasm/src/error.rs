@@ -33,6 +33,9 @@ pub enum DecodeError {
     Inconsistent(&'static str),
     /// An invalid query (bad coordinates, radius, bbox or tag).
     Query(String),
+    /// The query's area could not be made (a relation not in the file, not an area, or broken):
+    /// nothing is read for the query.
+    NoArea(String),
     /// A bound this reader keeps on what one task may cost was reached (the message says which).
     Limit(&'static str),
 }
@@ -75,6 +78,7 @@ impl fmt::Display for DecodeError {
             Overflow(what) => write!(f, "{what} overflows 64 bits (corrupt or hostile data)"),
             Inconsistent(what) => write!(f, "inconsistent block: {what}"),
             Query(detail) => write!(f, "invalid query: {detail}"),
+            NoArea(why) => write!(f, "no area to read in: {why}"),
             Limit(what) => write!(f, "{what}"),
         }
     }

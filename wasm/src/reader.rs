@@ -37,6 +37,9 @@ pub struct FileScan {
     /// Why the blob index read by was given up (a blob did not match it: the file was read
     /// whole instead), if it was.
     pub index_mismatch: Option<String>,
+    /// The outline of the relation that was the query's area (`[lon, lat]` degrees, GeoJSON
+    /// MultiPolygon coordinates); None for other areas.
+    pub outline: Option<Vec<Vec<Vec<[f64; 2]>>>>,
 }
 
 /// Decodes a whole PBF file held in memory on one thread and runs `query` over it.
@@ -135,7 +138,8 @@ fn finish_scan(mut plan: ReadPlan, file: &[u8], mut pages: Pages, ways_scanned: 
     let matches = assembler.all();
     let shapes = matches.iter().map(|m| assembler.shape(m.element, m.id)).collect();
     let facts = assembler.file_facts();
-    Ok((FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned, index_mismatch }, pages.fetched))
+    let outline = plan.outline().cloned();
+    Ok((FileScan { header, counts, matches, shapes, context, facts, index, ways_held, ways_scanned, index_mismatch, outline }, pages.fetched))
 }
 
 /// A paged index's bytes, and how many of them the reads fetched.

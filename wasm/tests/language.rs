@@ -83,7 +83,7 @@ fn block_evaluation_agrees_with_the_plain_one() {
                     ElementType::Relation => ElementType::Relation,
                 };
                 let tags: Vec<(&[u8], &[u8])> = m.tags.iter().map(|(k, v)| (k.as_bytes(), v.as_bytes())).collect();
-                query.expr.eval_tags(kind, &tags)
+                query.expr.eval_tags(kind, m.id, &tags)
             })
             .map(|m| (m.element, m.id))
             .collect();

@@ -45,6 +45,11 @@ export function describeQuery(q: Query): string {
   const tags = q.q.trim() + (q.inside === 'all' ? ' (wholly inside)' : '');
   if (q.area === 'everywhere') return `${tags} in the whole file`;
   if ('circle' in q.area) return `${tags} within ${q.area.circle.radius} m of ${q.area.circle.lat},${q.area.circle.lon}`;
+  if ('relation' in q.area) return `${tags} inside relation ${q.area.relation}`;
+  if ('polygon' in q.area) {
+    const points = q.area.polygon.flat().reduce((n, ring) => n + ring.length, 0);
+    return `${tags} inside a polygon of ${points} points`;
+  }
   const b = q.area.bbox;
   return `${tags} in bbox ${b.min_lon},${b.min_lat},${b.max_lon},${b.max_lat}`;
 }

@@ -61,7 +61,9 @@ use locations::{LocationStore, NO_LOCATION};
 use refs::Refs;
 use std::borrow::Cow;
 
+mod area_read;
 mod blob_hashes;
+pub mod places;
 mod export;
 mod list;
 mod map_sample;

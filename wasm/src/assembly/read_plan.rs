@@ -24,11 +24,19 @@
 //! 5. then the answer is final ([`Assembler::finish`]); the geometry read: the nodes of matched
 //!    ways that lie outside the area, for their full geometry ([`Assembler::finish_geometry`]).
 //!
+//! A query whose area is a relation of the file reads that relation first, with these same
+//! passes ([`crate::assembly::area_read`]); the plan then starts again over its outline, by the
+//! blob index that first read noted when there was none.
+//!
 //! The basemap read comes after, when the page asks for it ([`ReadPlan::ask_basemap`]): the
 //! same loop then gets one more read ([`Decode::Basemap`]), whose features
 //! [`ReadPlan::take_basemap`] hands out.
 
+mod by_index;
+
+use crate::assembly::area_read::{outline, relation_query, Parts};
 use crate::assembly::blob_hashes::BlobHashes;
+use crate::assembly::places::Places;
 pub use crate::assembly::planned_read::{Blobs, Decode, Found, PlannedBlob, Read};
 use crate::assembly::{Assembler, BlobEntry, SecondRead};
 use crate::basemap::ContextNodes;
@@ -38,6 +46,23 @@ use crate::index::{BlobIndex, FileIdentity, IndexEntry, IndexError, IndexHead, S
 use crate::query::{Inside, PreparedQuery};
 use crate::scan::BlockScan;
 use crate::summary::BlockSummary;
+
+/// A blob index given to the plan before its first read, kept for the query's own read when
+/// the area is a relation.
+#[derive(Clone)]
+enum GivenIndex {
+    Whole(BlobIndex),
+    /// An index file's bytes (a paged index's head: its pages are fetched again).
+    Bytes(Vec<u8>, FileIdentity),
+}
+
+/// The read of the relation whose outline is the query's area, under way
+/// ([`crate::assembly::area_read`]).
+struct AreaRead {
+    relation: i64,
+    plan: ReadPlan,
+    index: Option<GivenIndex>,
+}
 
 /// Where the plan stands: the pass whose blobs are being added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +112,15 @@ pub struct ReadPlan {
     basemap: Option<(Vec<BlobEntry>, ContextNodes)>,
     /// The features its blobs gave ([`crate::basemap::context_ways`]'s encoding).
     basemap_features: Vec<i32>,
+    /// While the area is a relation not read yet: the read of it, which the plan's calls go to.
+    area_read: Option<Box<AreaRead>>,
+    /// The outline of the relation that is the area, once read.
+    outline: Option<Parts>,
+    /// The blob index the relation's read noted, which this read goes by; the driver keeps it.
+    noted_index: Option<BlobIndex>,
+    /// The named multipolygons and boundaries the first read found, and whether it read the
+    /// whole file (then they are all of the file's).
+    places: (Places, bool),
 }
 
 impl ReadPlan {
@@ -96,119 +130,60 @@ impl ReadPlan {
         let assembler = Assembler::new(query.area.clone(), budget).with_inside_all(query.inside == Inside::All);
         // The index is noted only when asked for (build_index), never by an indexed read.
         let scan = PreparedQuery { index: false, ..query.clone() };
-        ReadPlan { query: query.clone(), budget, assembler, scan, scan_version: 0, hashes: BlobHashes::default(), mismatch: None, pass: Pass::NotStarted, index: None, pages: None, replan: false, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new() }
+        let area_read = query.area.relation().map(|relation| Box::new(AreaRead { relation, plan: ReadPlan::new(&relation_query(relation, query), budget), index: None }));
+        ReadPlan { query: query.clone(), budget, assembler, scan, scan_version: 0, hashes: BlobHashes::default(), mismatch: None, pass: Pass::NotStarted, index: None, pages: None, replan: false, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new(), area_read, outline: None, noted_index: None, places: (Places::default(), false) }
     }
 
-    /// Reads by `index` (already checked against the file: [`BlobIndex::check`]): the first read
-    /// takes only the blobs its plan names, and the later reads plan from it too. Call before
-    /// the first [`ReadPlan::next_read`]; not with [`ReadPlan::build_index`].
-    pub fn use_index(&mut self, index: BlobIndex) {
-        self.hashes.note(&index.entries);
-        self.index = Some((index, Vec::new()));
-        self.pages = None;
+    /// The plan that takes the calls: the relation's read while the area is found, else this one.
+    fn current(&self) -> &ReadPlan {
+        self.area_read.as_ref().map_or(self, |r| &r.plan)
     }
 
-    /// [`ReadPlan::use_index`] for an index file's bytes (`docs/blob-index.md`) of the file of
-    /// `identity`: a whole index, or the head alone of a paged one (format 5,
-    /// [`IndexHead::head_len`] bytes), whose pages the reads then ask for ([`Decode::IndexPages`]).
-    /// Errors: [`IndexError`] when it is corrupt or of another file; the plan is then unchanged
-    /// (a full read).
-    pub fn use_index_bytes(&mut self, bytes: &[u8], identity: FileIdentity) -> Result<(), IndexError> {
-        match IndexHead::head_len(bytes) {
-            Some(head_len) if bytes.len() as u64 == head_len => {
-                let head = IndexHead::decode(bytes)?;
-                if head.index.identity != identity {
-                    return Err(IndexError::Stale);
-                }
-                let i = &head.index;
-                let facts = BlobIndex { identity: i.identity, replication_timestamp: i.replication_timestamp, header_frame: i.header_frame, counts: i.counts, entries: Vec::new() };
-                self.index = Some((facts, Vec::new()));
-                self.pages = Some(head);
-            }
-            _ => self.use_index(BlobIndex::decode(bytes)?.check(identity)?),
-        }
-        Ok(())
-    }
-
-    /// Gives the bytes of the index page of stub `stub` that the read under way
-    /// ([`Decode::IndexPages`]) asked for.
+    /// After the relation's read: the plan of the query over its outline replaces this one,
+    /// going by the index given or the one the relation's read noted.
     ///
-    /// Errors: [`IndexError::Corrupt`] when they are not that page (see
-    /// [`IndexHead::add_page`]). Before the first read has started, [`ReadPlan::drop_index`] then
-    /// turns the read into a full one; later the read cannot go on.
-    pub fn add_index_page(&mut self, stub: u32, bytes: &[u8]) -> Result<(), IndexError> {
-        let head = self.pages.as_mut().ok_or_else(|| IndexError::Corrupt("a page of an index that has none".into()))?;
-        let (entries, stubs) = head.add_page(stub, bytes)?;
-        self.hashes.note(&entries);
-        // Before the first read's plan the head keeps what came ([`ReadPlan::start_index`] takes it).
-        if self.pass != Pass::NotStarted {
-            self.assembler.add_index_page(stub, &entries, &stubs);
+    /// Errors: [`DecodeError::NoArea`] when the relation is no area.
+    fn start_over_outline(&mut self) -> Result<(), DecodeError> {
+        let mut found = self.area_read.take().expect("a relation's read");
+        let (area, parts) = outline(found.plan.answer(), found.relation)?;
+        let mut fresh = ReadPlan::new(&PreparedQuery { area, ..self.query.clone() }, self.budget);
+        match found.index.take() {
+            Some(GivenIndex::Whole(index)) => fresh.use_index(index),
+            Some(GivenIndex::Bytes(bytes, identity)) => fresh.use_index_bytes(&bytes, identity).map_err(|_| DecodeError::Inconsistent("the blob index was refused the second time"))?,
+            None => match found.plan.blob_index(FileIdentity { size: 0, head_tail_hash: 0 }) {
+                Some(noted) => {
+                    fresh.use_index(noted.clone());
+                    fresh.noted_index = Some(noted);
+                }
+                None if self.build_index => fresh.build_index(),
+                None => {}
+            },
         }
+        fresh.scan_version = found.plan.scan_version + 1;
+        fresh.outline = Some(parts);
+        fresh.places = std::mem::take(&mut found.plan.places);
+        *self = fresh;
         Ok(())
     }
 
-    /// Forgets the blob index before the first read has started (one of its pages was
-    /// refused): the read is then a full read.
-    pub fn drop_index(&mut self) {
-        if self.pass == Pass::NotStarted {
-            self.index = None;
-            self.pages = None;
-        }
+    /// The relation whose outline is the query's area, while it is being read (the decode
+    /// workers' query is then `type:relation id:ID` over the whole file).
+    pub fn finding_relation(&self) -> Option<i64> {
+        self.area_read.as_ref().map(|r| r.relation)
     }
 
-    /// Whether the first read's plan is made: index pages asked for from then on come from
-    /// the passes after it.
-    pub fn started(&self) -> bool {
-        self.pass != Pass::NotStarted
-    }
-
-    /// The index pages the first read needs that are not fetched yet, as a read of them.
-    fn first_pages(&self) -> Option<Read> {
-        let head = self.pages.as_ref()?;
-        let area_nodes = !self.scan.area.is_everywhere();
-        let stubs: Vec<&IndexEntry> = head.stubs().filter(|s| s.first_read_takes(&self.scan, area_nodes)).collect();
-        (!stubs.is_empty()).then(|| pages_read(stubs.into_iter().map(|s| PlannedBlob { index: s.index, offset: s.offset, size: s.size, from: 0, to: 0 })))
-    }
-
-    /// Plans the first read from the index (its pages that the first read needs are in).
-    fn start_index(&mut self) {
-        let Some((index, entries)) = &mut self.index else { return };
-        if let Some(head) = &self.pages {
-            index.entries = head.index.entries.clone();
-            self.hashes.note(&index.entries);
-        }
-        index.entries.sort_by_key(|e| e.index);
-        let plan = index.plan(&self.scan);
-        let stubs: Vec<IndexEntry> = self.pages.as_ref().map(|h| h.stubs().cloned().collect()).unwrap_or_default();
-        self.assembler.use_index(index, &stubs, &plan);
-        self.scan.area_nodes = !self.assembler.overflowed();
-        self.scan_version += 1;
-        *entries = plan.entries;
-    }
-
-    /// Has a full read note the file's blob index, for [`ReadPlan::blob_index`]. Call before the
-    /// first [`ReadPlan::next_read`]. A history file gets none.
-    pub fn build_index(&mut self) {
-        self.build_index = self.index.is_none();
-        self.scan.index = self.build_index;
-        self.scan_version += 1;
-    }
-
-    /// Whether the first read is by a blob index.
-    pub fn indexed(&self) -> bool {
-        self.index.is_some()
-    }
-
-    /// Whether the read notes the file's blob index (asked for, and not a history file).
-    pub fn builds_index(&self) -> bool {
-        self.build_index && !self.scan.history
+    /// The outline of the relation that is the query's area (GeoJSON MultiPolygon coordinates,
+    /// degrees), once its read is done; None for other areas or before.
+    pub fn outline(&self) -> Option<&Parts> {
+        self.outline.as_ref()
     }
 
     /// The query the decode workers apply to the blobs of [`Decode::Scan`] reads, and how many
     /// times it changed (a driver passes it on when the count moved). Its `area_nodes` and
     /// `area_filter` change during the first read; `history` and `index` once the header is in.
     pub fn scan_query(&self) -> (&PreparedQuery, u64) {
-        (&self.scan, self.scan_version)
+        let plan = self.current();
+        (&plan.scan, plan.scan_version)
     }
 
     /// The next read, finishing the pass before it (a pass with nothing to read is skipped);
@@ -216,6 +191,12 @@ impl ReadPlan {
     ///
     /// Errors: [`DecodeError::Inconsistent`] when the first read had no OSMHeader.
     pub fn next_read(&mut self) -> Result<Option<Read>, DecodeError> {
+        if let Some(found) = &mut self.area_read {
+            if let Some(read) = found.plan.next_read()? {
+                return Ok(Some(read));
+            }
+            self.start_over_outline()?;
+        }
         loop {
             let read = if std::mem::take(&mut self.replan) {
                 self.read_of(self.pass, true)
@@ -302,7 +283,8 @@ impl ReadPlan {
         }
     }
 
-    fn first_read(&self) -> Read {
+    fn first_read(&mut self) -> Read {
+        self.places.1 |= self.index.is_none(); // kept when carried from the relation's whole read
         let blobs = match &self.index {
             None => Blobs::WholeFile,
             Some((index, entries)) => {
@@ -321,6 +303,9 @@ impl ReadPlan {
     /// Errors: [`DecodeError::Inconsistent`] for a second OSMHeader, or for a history file read by
     /// a blob index (indexes are of files without history).
     pub fn add_header(&mut self, header: HeaderInfo, offset: u64, size: u64) -> Result<(), DecodeError> {
+        if let Some(found) = &mut self.area_read {
+            return found.plan.add_header(header, offset, size);
+        }
         if self.header.is_some() {
             return Err(DecodeError::Inconsistent("a second OSMHeader"));
         }
@@ -342,7 +327,7 @@ impl ReadPlan {
 
     /// The file's OSMHeader, once the first read has taken it.
     pub fn header(&self) -> Option<&HeaderInfo> {
-        self.header.as_ref()
+        self.current().header.as_ref()
     }
 
     /// Adds what a decode worker found in blob `index` (frame at byte `offset`, `size` bytes, its
@@ -357,6 +342,13 @@ impl ReadPlan {
     /// another kind than the read asked for, or first-read blobs out of file order once ways were
     /// dropped (see [`Assembler::add_block`]).
     pub fn add(&mut self, index: u32, offset: u64, size: u64, blob_hash: u64, mut found: Found) -> Result<(), DecodeError> {
+        if let Some(area) = &mut self.area_read {
+            area.plan.add(index, offset, size, blob_hash, found)?;
+            if area.plan.mismatch.is_some() {
+                area.index = None; // the relation's read goes on whole; so will the query's
+            }
+            return Ok(());
+        }
         if self.header.is_none() {
             return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader"));
         }
@@ -369,7 +361,8 @@ impl ReadPlan {
             part.blob_hash = blob_hash;
         }
         match (self.pass, found) {
-            (Pass::First, Found::Scan(scan)) => {
+            (Pass::First, Found::Scan(mut scan)) => {
+                self.places.0.add(std::mem::take(&mut scan.places));
                 self.assembler.add_block(index, offset, size, scan)?;
                 if self.scan.area_nodes && self.assembler.overflowed() {
                     self.scan.area_nodes = false;
@@ -409,11 +402,17 @@ impl ReadPlan {
     /// the driver then ends that read (what its other blobs give is not wanted) and asks for the
     /// next, the whole file. None while the index holds.
     pub fn take_index_mismatch(&mut self) -> Option<String> {
-        self.mismatch.take()
+        match &mut self.area_read {
+            Some(found) => found.plan.mismatch.take(),
+            None => self.mismatch.take(),
+        }
     }
 
     /// The kind of finding [`ReadPlan::add`] takes now (None when no read is under way).
     pub fn decode(&self) -> Option<Decode> {
+        if let Some(found) = &self.area_read {
+            return found.plan.decode();
+        }
         match self.pass {
             Pass::First | Pass::Rescan => Some(Decode::Scan),
             Pass::MemberWays => Some(Decode::LocateWays),
@@ -427,6 +426,11 @@ impl ReadPlan {
     /// ([`Assembler::finish`]), without full geometry. No read follows. Stopping the basemap read
     /// leaves the answer whole and drops the basemap.
     pub fn stop(&mut self) {
+        if self.area_read.take().is_some() {
+            self.stopped = true;
+            self.pass = Pass::Done;
+            return;
+        }
         if matches!(self.pass, Pass::BasemapAsked | Pass::Basemap) {
             self.end_basemap();
             self.basemap_features.clear();
@@ -437,16 +441,6 @@ impl ReadPlan {
         }
         self.stopped = self.pass != Pass::Done;
         self.pass = Pass::Done;
-    }
-
-    /// The blob index the full read noted (see [`ReadPlan::build_index`]) for the file of
-    /// `identity`; None when none was asked for or noted, or before the read is done whole.
-    pub fn blob_index(&mut self, identity: FileIdentity) -> Option<BlobIndex> {
-        if self.pass != Pass::Done || self.stopped || !self.builds_index() {
-            return None;
-        }
-        let timestamp = self.header.as_ref()?.replication_timestamp;
-        self.assembler.blob_index(identity, timestamp, self.header_frame)
     }
 
     /// Asks for the basemap read of the finished answer: the next [`ReadPlan::next_read`] names
@@ -489,6 +483,14 @@ impl ReadPlan {
         if self.basemap.take().is_some() {
             self.scan_version += 1;
         }
+    }
+
+    /// The named multipolygons and boundaries of the file, taken once the read is done when its
+    /// first read (the relation's, when the area is a relation) was of the whole file, so that
+    /// they are all there are; None else.
+    pub fn take_places(&mut self) -> Option<Places> {
+        let complete = self.places.1 && self.pass == Pass::Done && !self.stopped;
+        complete.then(|| std::mem::take(&mut self.places.0))
     }
 
     /// The answer assembled so far.

@@ -7,8 +7,10 @@
 use wasm_bindgen::prelude::*;
 
 mod layout;
+mod places;
 mod scanner;
 pub use layout::{AreaCopy, FileLayout, FileOptimizer};
+pub use places::PlaceList;
 pub use scanner::BlobScanner;
 
 use crate::assembly::geometry::Shape;
@@ -19,6 +21,7 @@ use crate::format::blob::blob_data;
 use crate::format::frame::decode_blob_header;
 use crate::format::header::decode_header;
 use crate::index::FileIdentity;
+use crate::query::area::Area;
 use crate::query::Query;
 use crate::assembly::read_plan::{Blobs, Decode, Found, PlannedBlob, ReadPlan};
 
@@ -105,19 +108,27 @@ impl QueryAssembler {
     #[wasm_bindgen(js_name = areaCopyBbox)]
     pub fn area_copy_bbox(&self) -> Result<Option<Vec<f64>>, JsError> {
         let query = Query::from_json(&self.query_json.to_string())?;
-        if query.area == crate::query::area::Area::Everywhere || query.at.is_some() {
+        if query.area == Area::Everywhere || query.at.is_some() {
             return Ok(None);
         }
-        Ok(Some(crate::layout::copy_bbox(query.area.prepare()?.bounds()).to_vec()))
+        // A relation's area is its outline, known once read.
+        let area = match (&query.area, self.plan.outline()) {
+            (Area::Relation(_), None) => return Ok(None),
+            (Area::Relation(_), Some(parts)) => Area::Polygon(parts.clone()),
+            (area, _) => area.clone(),
+        };
+        Ok(Some(crate::layout::copy_bbox(area.prepare()?.bounds()).to_vec()))
     }
 
     /// Whether this query can be answered by the area copy of `bbox` (as
-    /// [`QueryAssembler::area_copy_bbox`] gives it): its area lies within, and it is not of a moment.
+    /// [`QueryAssembler::area_copy_bbox`] gives it): its area lies within, and it is not of a moment
+    /// (never for a relation not read yet: the worker asks again with its outline once kept).
     #[wasm_bindgen(js_name = answersWithin)]
     pub fn answers_within(&self, bbox: &[f64]) -> Result<bool, JsError> {
         let query = Query::from_json(&self.query_json.to_string())?;
         let Ok(bbox) = <[f64; 4]>::try_from(bbox) else { return Ok(false) };
-        Ok(query.area != crate::query::area::Area::Everywhere && query.at.is_none() && crate::layout::area_within(query.area.prepare()?.bounds(), bbox))
+        let unknown = matches!(query.area, Area::Everywhere | Area::Relation(_)); // a relation's outline is not read yet
+        Ok(!unknown && query.at.is_none() && crate::layout::area_within(query.area.prepare()?.bounds(), bbox))
     }
 
     /// Reads by `index` (a blob index file, `docs/blob-index.md`) of the file whose identity is
@@ -235,6 +246,25 @@ impl QueryAssembler {
         Ok(self.plan.add(index, offset as u64, size as u64, blob_hash, found)?)
     }
 
+    /// The outline of the relation that is the query's area, once read: GeoJSON MultiPolygon
+    /// coordinates (`[lon, lat]` degrees) as JSON; undefined for other areas or before.
+    pub fn outline(&self) -> Option<String> {
+        self.plan.outline().and_then(|parts| serde_json::to_string(parts).ok())
+    }
+
+    /// The relation whose outline is the area, while its read is under way; undefined else.
+    #[wasm_bindgen(js_name = findingRelation)]
+    pub fn finding_relation(&self) -> Option<f64> {
+        self.plan.finding_relation().map(|id| id as f64)
+    }
+
+    /// The file's named multipolygons and boundaries ([`PlaceList`]) when the read found them
+    /// all (its first read was of the whole file, and is done), taken once; undefined else.
+    #[wasm_bindgen(js_name = takePlaces)]
+    pub fn take_places(&mut self) -> Option<PlaceList> {
+        self.plan.take_places().map(PlaceList::new)
+    }
+
     /// Why the blob index read by was given up at the last `addBlob` (a blob did not match its
     /// checksum), once; undefined while it holds. The driver then ends the read under way, drops
     /// the kept index and asks `nextRead` again: the whole file, the answer started afresh.
@@ -257,6 +287,11 @@ impl QueryAssembler {
         let mut json = self.query_json.clone();
         json["history"] = scan.history.into();
         json["index"] = scan.index.into();
+        if let Some(relation) = self.plan.finding_relation() {
+            json["q"] = format!("type:relation id:{relation}").into();
+            json["inside"] = "any".into();
+        }
+        json["area"] = serde_json::to_value(scan.area.area()).unwrap_or_default();
         json.to_string()
     }
 

@@ -1,14 +1,17 @@
-//! The place part of a query: a circle (centre + radius, haversine on a sphere) or a bbox.
+//! The place part of a query: a circle (centre + radius, haversine on a sphere), a bbox, a
+//! polygon ([`super::polygon`]), or a relation of the file, whose outline the read plan finds
+//! first ([`crate::assembly::area_read`]).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::DecodeError;
+use crate::query::polygon::PolygonTest;
 
 /// Mean Earth radius in metres (IUGG), the sphere the haversine distance is measured on.
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
 
 /// Where matches must lie. Coordinates are degrees WGS84, distances metres.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Area {
     /// The whole file.
@@ -17,6 +20,13 @@ pub enum Area {
     Circle { lat: f64, lon: f64, radius: f64 },
     /// Points with `min_lon ≤ lon ≤ max_lon` and `min_lat ≤ lat ≤ max_lat`.
     Bbox { min_lon: f64, min_lat: f64, max_lon: f64, max_lat: f64 },
+    /// Points inside or on a polygon: GeoJSON MultiPolygon coordinates, parts of rings of
+    /// `[lon, lat]` (each part's first ring its outer one, the others its holes), as
+    /// [`PolygonTest`] reads them.
+    Polygon(Vec<Vec<Vec<[f64; 2]>>>),
+    /// The multipolygon of relation `id` of the file (`type=multipolygon` or `boundary`): the
+    /// read plan reads it first and answers the query inside its outline, as a [`Area::Polygon`].
+    Relation(i64),
 }
 
 /// An [`Area`] prepared for fast tests: a bbox prefilter, then the exact test.
@@ -25,17 +35,21 @@ pub struct AreaTest {
     area: Area,
     /// `[min_lat, max_lat, min_lon, max_lon]` in degrees; everything outside is outside the area.
     bounds: [f64; 4],
+    /// The edges of an [`Area::Polygon`], ready for point tests.
+    polygon: Option<PolygonTest>,
 }
 
 impl Area {
     /// Checks the area's numbers and prepares it for [`AreaTest::contains`].
     ///
     /// Errors: [`DecodeError::Query`] for a latitude outside ±90°, a longitude outside ±180°,
-    /// a negative or non-finite radius, or a bbox whose minimum exceeds its maximum.
+    /// a negative or non-finite radius, a bbox whose minimum exceeds its maximum, or a polygon
+    /// with no ring of three vertices.
     pub fn prepare(&self) -> Result<AreaTest, DecodeError> {
         let bad = |msg: String| Err(DecodeError::Query(msg));
         let bounds = match *self {
-            Area::Everywhere => [-90.0, 90.0, -180.0, 180.0],
+            Area::Everywhere | Area::Relation(_) => [-90.0, 90.0, -180.0, 180.0],
+            Area::Polygon(ref parts) => return polygon_test(parts, false).map(|(polygon, bounds)| AreaTest { area: self.clone(), bounds, polygon: Some(polygon) }),
             Area::Circle { lat, lon, radius } => {
                 if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
                     return bad(format!("centre {lat},{lon} is not a valid lat,lon in degrees"));
@@ -57,8 +71,30 @@ impl Area {
                 [min_lat, max_lat, min_lon, max_lon]
             }
         };
-        Ok(AreaTest { area: self.clone(), bounds })
+        Ok(AreaTest { area: self.clone(), bounds, polygon: None })
     }
+
+    /// The polygon of `parts` (as [`Area::Polygon`]) ready for tests; `disjoint`: its parts are
+    /// known not to overlap (an assembled multipolygon).
+    ///
+    /// Errors: [`DecodeError::Query`] as for [`Area::prepare`].
+    pub fn prepare_polygon(parts: Vec<Vec<Vec<[f64; 2]>>>, disjoint: bool) -> Result<AreaTest, DecodeError> {
+        let (polygon, bounds) = polygon_test(&parts, disjoint)?;
+        Ok(AreaTest { area: Area::Polygon(parts), bounds, polygon: Some(polygon) })
+    }
+}
+
+/// The [`PolygonTest`] of `parts` and their bounds `[min_lat, max_lat, min_lon, max_lon]`.
+fn polygon_test(parts: &[Vec<Vec<[f64; 2]>>], disjoint: bool) -> Result<(PolygonTest, [f64; 4]), DecodeError> {
+    let mut bounds = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
+    for &[lon, lat] in parts.iter().flatten().flatten() {
+        if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
+            return Err(DecodeError::Query(format!("polygon vertex {lat} {lon} is not a valid lat lon in degrees")));
+        }
+        bounds = [bounds[0].min(lat), bounds[1].max(lat), bounds[2].min(lon), bounds[3].max(lon)];
+    }
+    let polygon = PolygonTest::new(parts, disjoint).ok_or_else(|| DecodeError::Query("the polygon has no ring of three points".into()))?;
+    Ok((polygon, bounds))
 }
 
 /// The lat/lon box around a circle on the sphere, widened by a hair so that rounding can
@@ -104,6 +140,20 @@ impl AreaTest {
                 let mid = ((min_lat + max_lat) / 2.0).to_radians().cos();
                 (max_lat - min_lat) * km_per_degree * (max_lon - min_lon) * km_per_degree * mid
             }
+            Area::Relation(_) => f64::INFINITY,
+            Area::Polygon(ref parts) => {
+                // Each ring by the shoelace formula on degrees scaled by the cosine of its
+                // latitude (an equirectangular projection: good for areas up to a country's).
+                let ring = |r: &Vec<[f64; 2]>| {
+                    let n = r.len();
+                    (0..n).map(|i| {
+                        let ([x1, y1], [x2, y2]) = (r[i], r[(i + 1) % n]);
+                        (x1 * y2 - x2 * y1) * ((y1 + y2) / 2.0).to_radians().cos()
+                    }).sum::<f64>().abs() / 2.0
+                };
+                let parts: f64 = parts.iter().map(|rings| rings.first().map_or(0.0, ring) - rings.iter().skip(1).map(ring).sum::<f64>()).sum();
+                parts * km_per_degree * km_per_degree
+            }
         }
     }
 
@@ -123,8 +173,9 @@ impl AreaTest {
         if lat < min_lat || lat > max_lat || lon < min_lon || lon > max_lon {
             return false;
         }
-        match self.area {
-            Area::Circle { lat: clat, lon: clon, radius } => haversine_m(clat, clon, lat, lon) <= radius,
+        match (&self.area, &self.polygon) {
+            (&Area::Circle { lat: clat, lon: clon, radius }, _) => haversine_m(clat, clon, lat, lon) <= radius,
+            (_, Some(polygon)) => polygon.contains(lat, lon),
             _ => true,
         }
     }
@@ -146,6 +197,19 @@ impl AreaTest {
     /// Whether every point is inside (no test needed).
     pub fn is_everywhere(&self) -> bool {
         matches!(self.area, Area::Everywhere)
+    }
+
+    /// The relation whose outline is the area, before the read plan has found it.
+    pub fn relation(&self) -> Option<i64> {
+        match self.area {
+            Area::Relation(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// The area as given.
+    pub fn area(&self) -> &Area {
+        &self.area
     }
 }
 

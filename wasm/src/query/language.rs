@@ -9,6 +9,7 @@
 //! unary      := "not" unary | "(" query ")" | condition
 //! condition  := KEY | KEY "=*" | KEY "!=*" | "!" KEY | KEY "=" VALUE | KEY "!=" VALUE
 //!             | KEY "~" REGEX | KEY "!~" REGEX | "type:" ( "node" | "way" | "relation" )
+//!             | "id:" DIGITS
 //! ```
 //!
 //! A query comes from a link anyone can write: `not` and parentheses nest at most
@@ -91,6 +92,8 @@ pub enum Expr {
     Tag { key: KeyPattern, value: ValueTest },
     /// The element is of this type.
     Type(ElementType),
+    /// The element has this id (overpass turbo's `id:`; with `type:` it names one element).
+    Id(i64),
 }
 
 /// A syntax error: where (column, 1-based, in characters) and what was expected.
@@ -133,7 +136,7 @@ impl Expr {
         match self {
             Expr::And(parts) => parts.iter().all(|p| p.admits(has)),
             Expr::Or(parts) => parts.iter().any(|p| p.admits(has)),
-            Expr::Not(_) | Expr::Type(_) => true,
+            Expr::Not(_) | Expr::Type(_) | Expr::Id(_) => true,
             Expr::Tag { key: KeyPattern::Prefix(_), .. } => true,
             Expr::Tag { key: KeyPattern::Exact(k), value } => {
                 has(k.as_bytes()) && !matches!(value, ValueTest::Equals(v) if !has(v.as_bytes()))
@@ -157,15 +160,16 @@ impl Expr {
         }
     }
 
-    /// Whether an element of type `kind` with `tags` (key, value) satisfies the query: the
-    /// plain definition, tag by tag, against which the per-block evaluation is tested.
-    pub fn eval_tags(&self, kind: ElementType, tags: &[(&[u8], &[u8])]) -> bool {
+    /// Whether an element of type `kind` and id `id` with `tags` (key, value) satisfies the
+    /// query: the plain definition, tag by tag, against which the per-block evaluation is tested.
+    pub fn eval_tags(&self, kind: ElementType, id: i64, tags: &[(&[u8], &[u8])]) -> bool {
         match self {
-            Expr::And(parts) => parts.iter().all(|p| p.eval_tags(kind, tags)),
-            Expr::Or(parts) => parts.iter().any(|p| p.eval_tags(kind, tags)),
-            Expr::Not(inner) => !inner.eval_tags(kind, tags),
+            Expr::And(parts) => parts.iter().all(|p| p.eval_tags(kind, id, tags)),
+            Expr::Or(parts) => parts.iter().any(|p| p.eval_tags(kind, id, tags)),
+            Expr::Not(inner) => !inner.eval_tags(kind, id, tags),
             Expr::Tag { key, value } => tags.iter().any(|(k, v)| key.matches(k) && value.matches(v)),
             Expr::Type(t) => *t == kind,
+            Expr::Id(i) => *i == id,
         }
     }
 }
@@ -307,6 +311,13 @@ impl Parser {
             };
             self.at += word.len();
             return Ok(Expr::Type(kind));
+        }
+        if word.starts_with("id:") && !self.operator_after(&word) {
+            let Ok(id) = word[3..].parse::<i64>() else {
+                return Err(ParseError { column: self.at + 4, message: "expected an element id (digits) after \"id:\"".into() });
+            };
+            self.at += word.chars().count();
+            return Ok(Expr::Id(id));
         }
         let key = self.key()?;
         let tag = |value| Expr::Tag { key: key.clone(), value };
@@ -465,6 +476,8 @@ mod tests {
         let bare = Expr::parse("(amenity~^(cafe|bar)$ cuisine)").unwrap();
         assert_eq!(bare, Expr::And(vec![tag("amenity", ValueTest::Regex(Regex::new("^(cafe|bar)$").unwrap())), tag("cuisine", ValueTest::Any)]));
         assert_eq!(Expr::parse("type:way").unwrap(), Expr::Type(ElementType::Way));
+        assert_eq!(Expr::parse("type:relation id:42").unwrap(), Expr::And(vec![Expr::Type(ElementType::Relation), Expr::Id(42)]));
+        assert_eq!(Expr::parse("id:x").unwrap_err().column, 4);
         assert_eq!(Expr::parse("addr:*").unwrap(), Expr::Tag { key: KeyPattern::Prefix("addr:".into()), value: ValueTest::Any });
         assert_eq!(Expr::parse("\"name:fi\"=\"Kauppa \\\"Iso\\\" \\\\ 1\"").unwrap(), eq("name:fi", "Kauppa \"Iso\" \\ 1"));
         assert_eq!(Expr::parse("name=Café").unwrap(), eq("name", "Café"));
@@ -513,7 +526,7 @@ mod tests {
     #[test]
     fn the_plain_evaluation() {
         let tags: [(&[u8], &[u8]); 3] = [(b"amenity", b"cafe"), (b"name", b"Starbucks"), (b"addr:street", b"Mannerheimintie")];
-        let yes = |q: &str, kind| Expr::parse(q).unwrap().eval_tags(kind, &tags);
+        let yes = |q: &str, kind| Expr::parse(q).unwrap().eval_tags(kind, 1, &tags);
         assert!(yes("amenity=cafe or amenity=restaurant", ElementType::Node));
         assert!(yes("name~/^star/i addr:*", ElementType::Node));
         assert!(!yes("name~^star", ElementType::Node), "case-sensitive without /i");

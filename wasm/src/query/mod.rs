@@ -11,6 +11,7 @@ use serde::Deserialize;
 pub mod area;
 pub mod area_filter;
 pub mod language;
+pub mod polygon;
 
 use crate::element::ElementType;
 use crate::error::DecodeError;
@@ -198,6 +199,7 @@ enum Bound<'a> {
     Not(Box<Bound<'a>>),
     Tag(Bits, BoundValue<'a>),
     Type(ElementType),
+    Id(i64),
 }
 
 /// The query's expression bound to one block's string table (`table[i]` is string `i`).
@@ -217,20 +219,22 @@ impl<'a, S: AsRef<[u8]>> BlockQuery<'a, S> {
         !matches!(self.root, Bound::Const(false))
     }
 
-    /// Whether an element of type `kind` whose tags are the (key, value) index pairs yielded by
-    /// `pairs` satisfies the query (indexes must be in the table; `pairs` may be called often).
+    /// Whether an element of type `kind` and id `id` whose tags are the (key, value) index pairs
+    /// yielded by `pairs` satisfies the query (indexes must be in the table; `pairs` may be
+    /// called often).
     #[inline]
-    pub fn matches<I: Iterator<Item = (u32, u32)>>(&self, kind: ElementType, pairs: impl Fn() -> I) -> bool {
-        self.eval(&self.root, kind, &pairs)
+    pub fn matches<I: Iterator<Item = (u32, u32)>>(&self, kind: ElementType, id: i64, pairs: impl Fn() -> I) -> bool {
+        self.eval(&self.root, kind, id, &pairs)
     }
 
-    fn eval<I: Iterator<Item = (u32, u32)>>(&self, b: &Bound, kind: ElementType, pairs: &impl Fn() -> I) -> bool {
+    fn eval<I: Iterator<Item = (u32, u32)>>(&self, b: &Bound, kind: ElementType, id: i64, pairs: &impl Fn() -> I) -> bool {
         match b {
             Bound::Const(c) => *c,
-            Bound::And(parts) => parts.iter().all(|p| self.eval(p, kind, pairs)),
-            Bound::Or(parts) => parts.iter().any(|p| self.eval(p, kind, pairs)),
-            Bound::Not(inner) => !self.eval(inner, kind, pairs),
+            Bound::And(parts) => parts.iter().all(|p| self.eval(p, kind, id, pairs)),
+            Bound::Or(parts) => parts.iter().any(|p| self.eval(p, kind, id, pairs)),
+            Bound::Not(inner) => !self.eval(inner, kind, id, pairs),
             Bound::Type(t) => *t == kind,
+            Bound::Id(i) => *i == id,
             Bound::Tag(keys, value) => pairs().any(|(k, v)| {
                 keys.has(k)
                     && match value {
@@ -253,6 +257,7 @@ impl<'a, S: AsRef<[u8]>> BlockQuery<'a, S> {
 fn bind<'a, S: AsRef<[u8]>>(expr: &'a Expr, table: &[S]) -> Bound<'a> {
     match expr {
         Expr::Type(t) => Bound::Type(*t),
+        Expr::Id(i) => Bound::Id(*i),
         Expr::Not(inner) => match bind(inner, table) {
             Bound::Const(c) => Bound::Const(!c),
             b => Bound::Not(Box::new(b)),
@@ -312,9 +317,9 @@ mod tests {
         let t = table(&["", "amenity", "cafe", "cuisine", "pizza"]);
         let bound = BlockQuery::bind(&q.expr, &t);
         assert!(bound.possible());
-        assert!(bound.matches(ElementType::Node, || [(1, 2), (3, 4)].into_iter()));
-        assert!(!bound.matches(ElementType::Node, || [(1, 2)].into_iter()));
-        assert!(!bound.matches(ElementType::Node, || [(1, 4), (3, 4)].into_iter()));
+        assert!(bound.matches(ElementType::Node, 1, || [(1, 2), (3, 4)].into_iter()));
+        assert!(!bound.matches(ElementType::Node, 1, || [(1, 2)].into_iter()));
+        assert!(!bound.matches(ElementType::Node, 1, || [(1, 4), (3, 4)].into_iter()));
         assert!(Query::from_tags("=x", Area::Everywhere).is_err());
     }
 
@@ -335,9 +340,9 @@ mod tests {
         let q = Query::from_tags("name~/^star/i or type:way", Area::Everywhere).unwrap();
         let t = table(&["", "name", "Starbucks", "Espresso House"]);
         let bound = BlockQuery::bind(&q.expr, &t);
-        assert!(bound.matches(ElementType::Node, || [(1, 2)].into_iter()));
-        assert!(!bound.matches(ElementType::Node, || [(1, 3)].into_iter()));
-        assert!(bound.matches(ElementType::Way, || [(1, 3)].into_iter()));
+        assert!(bound.matches(ElementType::Node, 1, || [(1, 2)].into_iter()));
+        assert!(!bound.matches(ElementType::Node, 1, || [(1, 3)].into_iter()));
+        assert!(bound.matches(ElementType::Way, 1, || [(1, 3)].into_iter()));
         let Bound::Or(parts) = &bound.root else { panic!("an or") };
         let Bound::Tag(_, BoundValue::Regex(_, memo)) = &parts[0] else { panic!("a regex") };
         assert_eq!(memo.iter().map(Cell::get).collect::<Vec<_>>(), vec![0, 0, 1, 2], "only the values asked about ran");

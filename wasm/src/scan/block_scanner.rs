@@ -176,7 +176,7 @@ impl BlockScanner<'_> {
             area.lats_e7.push(lat_e7);
             area.lons_e7.push(lon_e7);
         }
-        if self.tags.possible() && self.tags.matches(ElementType::Node, &pairs) {
+        if self.tags.possible() && self.tags.matches(ElementType::Node, id, &pairs) {
             let tags = self.tag_list(pairs());
             self.out.nodes.push(MatchedNode { id, lat, lon, tags, meta: None });
         }
@@ -347,7 +347,7 @@ impl BlockScanner<'_> {
         let refs = way.refs.bytes();
         self.out.counts.way_refs += if self.refs.is_some() { self.note_way_for_index(way, &refs)? } else { varint::count(&refs)? } as u64;
         let pairs = || self.keys.iter().copied().zip(self.vals.iter().copied());
-        if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementType::Way, pairs) {
+        if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementType::Way, way.element.id, pairs) {
             return Ok(()); // refs are decoded only for ways that can match
         }
         let refs = varint::deltas(&refs, "Way refs")?;
@@ -435,8 +435,11 @@ impl BlockScanner<'_> {
         self.out.summary.min_relation_id = self.out.summary.min_relation_id.min(relation.element.id);
         self.out.summary.max_relation_id = self.out.summary.max_relation_id.max(relation.element.id);
         self.out.counts.relation_members += members as u64;
+        if current && self.query.collect {
+            self.note_place(relation.element.id, &type_bytes, members)?;
+        }
         let pairs = || self.keys.iter().copied().zip(self.vals.iter().copied());
-        if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementType::Relation, pairs) {
+        if !current || !self.query.collect || !self.tags.possible() || !self.tags.matches(ElementType::Relation, relation.element.id, pairs) {
             return Ok(());
         }
         let ids = varint::deltas(&memids, "Relation memids")?;
@@ -452,6 +455,32 @@ impl BlockScanner<'_> {
         let tags = self.tag_list(pairs());
         let meta = self.meta(&relation.element.info);
         self.out.relations.push(RelationCandidate { id: relation.element.id, tags, members: list, meta });
+        Ok(())
+    }
+}
+
+impl BlockScanner<'_> {
+    /// Notes relation `id` as a [`Place`] when its tags (in `self.keys`/`self.vals`) make it a
+    /// named multipolygon or boundary; `member_types` are its `members` members' types, encoded.
+    fn note_place(&mut self, id: i64, member_types: &[u8], members: usize) -> Result<(), DecodeError> {
+        let tag = |key: &[u8]| self.keys.iter().position(|&k| self.table[k as usize] == key).map(|i| self.vals[i]);
+        let kind = match tag(b"type").map(|v| self.table[v as usize]) {
+            Some(b"multipolygon") => "multipolygon",
+            Some(b"boundary") => "boundary",
+            _ => return Ok(()),
+        };
+        let Some(name) = tag(b"name") else { return Ok(()) };
+        let admin_level = tag(b"admin_level").map(|v| self.text(v));
+        let what = match tag(b"boundary") {
+            Some(v) => format!("boundary={}", self.text(v)),
+            None => self.keys.iter().zip(&self.vals).find(|(&k, _)| ![&b"type"[..], b"name", b"admin_level"].contains(&self.table[k as usize])).map_or_else(String::new, |(&k, &v)| format!("{}={}", self.text(k), self.text(v))),
+        };
+        let mut types = Varints::new(member_types, "Relation types");
+        let mut ways = 0;
+        for _ in 0..members {
+            ways += (types.next_u64()? == 1) as u32;
+        }
+        self.out.places.push(Place { id, name: self.text(name), kind: kind.into(), what, admin_level, ways });
         Ok(())
     }
 }

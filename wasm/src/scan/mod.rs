@@ -70,6 +70,22 @@ pub struct AreaNodes {
 }
 
 
+/// A relation with `type=multipolygon` or `type=boundary` and a `name` tag.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Place {
+    pub id: i64,
+    pub name: String,
+    /// Its `type` tag: `boundary` or `multipolygon`.
+    pub kind: String,
+    /// What it is, as a tag: `boundary=administrative`, else its first tag other than
+    /// `type`, `name` and `admin_level` (`leisure=park`); empty when it has none.
+    pub what: String,
+    /// Its `admin_level` tag, if any.
+    pub admin_level: Option<String>,
+    /// How many of its members are ways (its size as mapped).
+    pub ways: u32,
+}
+
 /// Everything a query takes from one block.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BlockScan {
@@ -92,6 +108,9 @@ pub struct BlockScan {
     /// What the blob index notes of this block, when the query asks ([`PreparedQuery::index`]).
     #[serde(default)]
     pub index: Option<IndexPart>,
+    /// The block's named multipolygon and boundary relations, a place field offers by name.
+    #[serde(default)]
+    pub places: Vec<Place>,
 }
 
 

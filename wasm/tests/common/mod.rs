@@ -23,7 +23,8 @@ pub fn listed(path: &str) -> Vec<Value> {
 }
 
 /// Every query the tests list: `tests/queries.json`, `tests/answers/language/answers.json`, the
-/// answers with relations and whole-file queries, and rare tags: `(file, query)`.
+/// polygon areas of `tests/answers/areas/answers.json`, the answers with relations and
+/// whole-file queries, and rare tags: `(file, query)`.
 pub fn every_listed_query() -> Vec<(String, Query)> {
     let mut out = Vec::new();
     for q in listed("../tests/queries.json").into_iter().chain(listed("../tests/answers/language/answers.json")) {
@@ -31,6 +32,11 @@ pub fn every_listed_query() -> Vec<(String, Query)> {
         let mut query = Query::from_tags(q["q"].as_str().unwrap(), area).unwrap();
         query.inside = if q["inside"] == "all" { Inside::All } else { Inside::Any };
         out.push((q["file"].as_str().unwrap().to_string(), query));
+    }
+    // The polygon areas of tests/answers/areas/answers.json.
+    for a in listed("../tests/answers/areas/answers.json").into_iter().filter(|a| a["area"]["polygon"].is_array()) {
+        let area: Area = serde_json::from_value(a["area"].clone()).unwrap();
+        out.push((a["file"].as_str().unwrap().to_string(), Query::from_tags(a["q"].as_str().unwrap(), area).unwrap()));
     }
     let malta = Area::Circle { lat: 35.8989, lon: 14.5146, radius: 1000.0 };
     let helsinki = Area::Circle { lat: 60.1699, lon: 24.9384, radius: 1000.0 };
