@@ -313,8 +313,9 @@ test("a run's end comes to the page as one message, and the basemap's read waits
   await expect(page.getByText(/basemap: \d+ roads/)).toBeVisible({ timeout: 10_000 });
   const log = await page.evaluate(() => (window as unknown as Logged).log);
   const run = log.slice(log.lastIndexOf('page:run') + 1);
-  // Malta's read ends within its quiet first second: the page hears one message, then says it drew it.
-  expect(run.slice(0, 2)).toEqual(['file-info+progress+changes+file-info+end', 'page:drawn']);
+  // Malta's read ends within its quiet first second: the page hears one message (with the
+  // file's named places its whole read found), then says it drew it.
+  expect(run.slice(0, 2)).toEqual(['file-info+progress+changes+file-info+places+end', 'page:drawn']);
   expect(run.slice(2)).toEqual(expect.arrayContaining(['context:drawing', 'context:drawn']));
 });
 

@@ -101,3 +101,16 @@ fn a_whole_read_finds_the_files_named_boundaries_and_multipolygons() {
     let mut plan = pbf_explorer::read_answer(&bytes, &query, usize::MAX).unwrap();
     assert_eq!(plan.take_places().map(|p| p.len()), Some(places.len()));
 }
+
+#[test]
+fn by_a_blob_index_the_relations_read_takes_the_one_blob_that_holds_it() {
+    let bytes = read("malta.osm.pbf");
+    let mut whole = Query::from_tags("amenity", Area::Everywhere).unwrap();
+    whole.index = true;
+    let index = scan_file_prepared(&bytes, &whole.prepare().unwrap()).unwrap().index.unwrap();
+    let mut plan = pbf_explorer::ReadPlan::new(&Query::from_tags("amenity", Area::Relation(7510580)).unwrap().prepare().unwrap(), usize::MAX);
+    plan.use_index(index.clone());
+    let Some(pbf_explorer::Read { blobs: pbf_explorer::Blobs::Listed(first), .. }) = plan.next_read().unwrap() else { panic!("a listed read") };
+    assert_eq!(first.len(), 2, "the OSMHeader and one relation blob, of {} blobs", index.entries.len());
+    assert!(index.entries.len() > 50);
+}

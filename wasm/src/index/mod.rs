@@ -137,11 +137,15 @@ impl IndexEntry {
     /// node blob of the area is read (a bounded area).
     pub fn first_read_takes(&self, query: &PreparedQuery, area_nodes: bool) -> bool {
         let s = &self.summary;
+        // A match can be of these types, and with `id:` have only that id (`type:relation
+        // id:ID`, the read of a relation that is the area, takes the one blob that holds it).
+        let [node, way, relation] = query.expr.kinds();
+        let holds = |(min, max): (i64, i64)| query.expr.id().is_none_or(|id| min <= id && id <= max);
         let admitted = || query.expr.admits(&|t| self.strings.may_contain(t));
-        let nodes = s.has_nodes() && self.nodes_meet(&query.area) && (area_nodes || admitted());
-        let ways = s.has_ways() && self.ways_meet(&query.area) && admitted();
+        let nodes = s.has_nodes() && self.nodes_meet(&query.area) && (area_nodes || node && holds((s.min_node_id, s.max_node_id)) && admitted());
+        let ways = s.has_ways() && way && holds((s.min_way_id, s.max_way_id)) && self.ways_meet(&query.area) && admitted();
         let placed_away = self.relations_placed && !query.area.is_everywhere() && !self.ways_meet(&query.area);
-        nodes || ways || (s.has_relations() && !placed_away && admitted())
+        nodes || ways || (s.has_relations() && relation && holds((s.min_relation_id, s.max_relation_id)) && !placed_away && admitted())
     }
 }
 

@@ -94,7 +94,10 @@ fn polygon_test(parts: &[Vec<Vec<[f64; 2]>>], disjoint: bool) -> Result<(Polygon
         bounds = [bounds[0].min(lat), bounds[1].max(lat), bounds[2].min(lon), bounds[3].max(lon)];
     }
     let polygon = PolygonTest::new(parts, disjoint).ok_or_else(|| DecodeError::Query("the polygon has no ring of three points".into()))?;
-    Ok((polygon, bounds))
+    // Widened by a hair: a node's degrees (nanodegrees × 1e-9) may round a unit in the last
+    // place away from a vertex's (1e-7-degree units × 1e-7); the exact test decides.
+    let hair = 1e-7;
+    Ok((polygon, [bounds[0] - hair, bounds[1] + hair, bounds[2] - hair, bounds[3] + hair]))
 }
 
 /// The lat/lon box around a circle on the sphere, widened by a hair so that rounding can
@@ -232,6 +235,18 @@ mod tests {
         assert!(t.contains(0.0, -179.9995));
         let p = Area::Circle { lat: 89.999, lon: 0.0, radius: 1000.0 }.prepare().unwrap();
         assert!(p.contains(89.9995, 170.0));
+    }
+
+    #[test]
+    fn a_polygons_own_vertex_is_inside_however_its_degrees_round() {
+        // A node's degrees are nanodegrees × 1e-9, an outline's 1e-7-degree units × 1e-7: the
+        // two may differ in the last place, and the top vertex must pass the bounds all the same.
+        for k in 0..2_000i64 {
+            let (lat_e7, lon_e7) = (359_000_000 + k * 7_919, 145_000_000 + k * 104_729);
+            let (lat, lon) = (lat_e7 as f64 * 1e-7, lon_e7 as f64 * 1e-7);
+            let area = Area::Polygon(vec![vec![vec![[lon - 0.01, lat - 0.01], [lon + 0.01, lat - 0.01], [lon, lat]]]]).prepare().unwrap();
+            assert!(area.contains((lat_e7 * 100) as f64 * 1e-9, (lon_e7 * 100) as f64 * 1e-9), "{lat_e7} {lon_e7}");
+        }
     }
 
     #[test]

@@ -144,6 +144,32 @@ impl Expr {
         }
     }
 
+    /// Which element types can satisfy the query, `[node, way, relation]`: false only where a
+    /// `type:` condition every match must meet rules the type out (conservative under `not`).
+    pub fn kinds(&self) -> [bool; 3] {
+        match self {
+            Expr::Type(t) => [*t == ElementType::Node, *t == ElementType::Way, *t == ElementType::Relation],
+            Expr::And(parts) => parts.iter().fold([true; 3], |k, p| {
+                let q = p.kinds();
+                [k[0] && q[0], k[1] && q[1], k[2] && q[2]]
+            }),
+            Expr::Or(parts) => parts.iter().fold([false; 3], |k, p| {
+                let q = p.kinds();
+                [k[0] || q[0], k[1] || q[1], k[2] || q[2]]
+            }),
+            Expr::Not(_) | Expr::Tag { .. } | Expr::Id(_) => [true; 3],
+        }
+    }
+
+    /// The one id every match must have, when an `id:` condition is a part the whole query needs.
+    pub fn id(&self) -> Option<i64> {
+        match self {
+            Expr::Id(id) => Some(*id),
+            Expr::And(parts) => parts.iter().find_map(Expr::id),
+            _ => None,
+        }
+    }
+
     /// The exact keys the query names, in order, each once (the table's first tag columns).
     pub fn keys(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -478,6 +504,12 @@ mod tests {
         assert_eq!(Expr::parse("type:way").unwrap(), Expr::Type(ElementType::Way));
         assert_eq!(Expr::parse("type:relation id:42").unwrap(), Expr::And(vec![Expr::Type(ElementType::Relation), Expr::Id(42)]));
         assert_eq!(Expr::parse("id:x").unwrap_err().column, 4);
+        let kinds = |q: &str| Expr::parse(q).unwrap().kinds();
+        assert_eq!(kinds("type:relation id:42"), [false, false, true]);
+        assert_eq!(kinds("type:way or (type:node shop)"), [true, true, false]);
+        assert_eq!(kinds("not type:way"), [true; 3]);
+        assert_eq!(Expr::parse("type:relation id:42").unwrap().id(), Some(42));
+        assert_eq!(Expr::parse("id:42 or shop").unwrap().id(), None);
         assert_eq!(Expr::parse("addr:*").unwrap(), Expr::Tag { key: KeyPattern::Prefix("addr:".into()), value: ValueTest::Any });
         assert_eq!(Expr::parse("\"name:fi\"=\"Kauppa \\\"Iso\\\" \\\\ 1\"").unwrap(), eq("name:fi", "Kauppa \"Iso\" \\ 1"));
         assert_eq!(Expr::parse("name=Café").unwrap(), eq("name", "Café"));
