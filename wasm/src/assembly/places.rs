@@ -75,5 +75,8 @@ mod tests {
         places.add(vec![place(5, "L-Imdina", "boundary", Some("8"))]);
         assert_eq!(places.search("imdina", 5)[0].id, 5);
         assert_eq!(places.len(), 6);
+        // Same name, no admin_level: the boundary first, whatever the ids.
+        places.add(vec![place(10, "Mdina Gate", "multipolygon", None), place(11, "Mdina Gate", "boundary", None)]);
+        assert_eq!(places.search("mdina gate", 5)[0].id, 11);
     }
 }

@@ -168,9 +168,11 @@ mod tests {
         let t = PolygonTest::new(&[vec![square(0.0, 0.0, 2.0)], vec![square(1.0, 1.0, 2.0)]], false).unwrap();
         assert!(t.contains(1.5, 1.5), "in both parts");
         assert!(t.contains(0.5, 0.5) && t.contains(2.5, 2.5) && !t.contains(0.5, 2.5));
+        assert!(!t.contains(0.5, -1.0) && !t.contains(1.5, -1.0), "west of the parts: the ray crosses each twice");
         let many: Vec<Vec<Vec<[f64; 2]>>> = (0..70).map(|i| vec![square(i as f64 * 0.5, 0.0, 1.0)]).collect();
         let many = PolygonTest::new(&many, false).unwrap();
         assert!(many.contains(0.5, 34.75) && many.contains(0.5, 0.25) && !many.contains(0.5, 36.0) && !many.contains(1.5, 1.0));
+        assert!(!many.contains(0.5, -1.0), "west of all 70 parts");
         let island = PolygonTest::new(&[vec![square(0.0, 0.0, 10.0), square(2.0, 2.0, 6.0)], vec![square(4.0, 4.0, 2.0)]], true).unwrap();
         assert!(island.contains(1.0, 1.0) && !island.contains(3.0, 3.0) && island.contains(5.0, 5.0));
     }
