@@ -24,7 +24,7 @@ export const USAGE = `Usage: pbf-explorer <command> [options]   (--help after a 
 
 Commands:
   query FILE|URL [--near LAT,LON [--radius M] | --bbox W,S,E,N | --in relation/ID | --poly P]
-        [--inside all] [--format F] QUERY...
+        [--inside all] [--from MOMENT] [--at MOMENT] [--format F] QUERY...
   osmar LAT LON RADIUS TAG...   osmar's invocation and output, on the file in OSMAR_PBF_FILE
   info FILE|URL [--json]        what the file holds (as the page's file info)
   index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
@@ -52,6 +52,9 @@ Options:
   --inside all       ways and relations must lie wholly inside the area (default: any node)
   --at MOMENT        history files: answer as of this moment, ISO 8601 (UTC when no zone is
                      given; a date alone is its midnight); default now; ignored for other files
+  --from MOMENT      history files: what changed from this moment to --at (or now): each
+                     match is created, modified or deleted (meta:change, a "change" property
+                     or column); unchanged ones are left out. The file is read twice.
   --format F         text (osmar's line format, the default), geojson, geojsonseq (RFC 8142), csv
   --no-index         do not use FILE.idx (URL.idx) beside the file
   --threads N        decode threads (default: one per core)
@@ -156,6 +159,7 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     poly: { type: 'string' },
     inside: { type: 'string' },
     at: { type: 'string' },
+    from: { type: 'string' },
     format: { type: 'string' },
     'no-index': { type: 'boolean' },
   });
@@ -173,8 +177,10 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
   if (bbox !== undefined) area = areaOption(() => parseBbox(bbox));
   if (relation !== undefined) area = { relation: areaOption(() => parseRelationRef(relation)) };
   if (poly !== undefined) area = { polygon: areaOption(() => (existsSync(poly) ? parsePolygonFile(readFileSync(poly, 'utf8')) : parsePoly(poly))) };
-  const at = values.at as string | undefined;
-  const query: Query = { q, area, ...(inside === 'all' ? { inside: 'all' as const } : {}), ...(at !== undefined ? { at: areaOption(() => parseMoment(at)) } : {}) };
+  const [at, from] = [values.at, values.from] as (string | undefined)[];
+  const moments = { ...(at !== undefined ? { at: areaOption(() => parseMoment(at)) } : {}), ...(from !== undefined ? { from: areaOption(() => parseMoment(from)) } : {}) };
+  if (moments.from !== undefined && moments.from >= (moments.at ?? Infinity)) throw new UsageError('query: --from must come before --at');
+  const query: Query = { q, area, ...(inside === 'all' ? { inside: 'all' as const } : {}), ...moments };
   return { name: 'query', target, query, format: (format as Format | undefined) ?? 'text', threads: threadsOf(values.threads as string | undefined), useIndex: values['no-index'] !== true };
 }
 

@@ -25,7 +25,8 @@ async function write(out: Writable, piece: string | Uint8Array): Promise<void> {
 
 /**
  * One match in osmar's line format: a `meta:` block (id, type, distance in whole metres when the
- * area has a centre, link on openstreetmap.org, why it has no geometry or a broken one), then `key: value` per tag sorted by key. A line
+ * area has a centre, link on openstreetmap.org, why it has no geometry or a broken one, its
+ * class in a change view), then `key: value` per tag sorted by key. A line
  * break in a value is written `\n`, so each tag stays one line for grep.
  */
 export function textBlock(m: Match): string {
@@ -34,6 +35,7 @@ export function textBlock(m: Match): string {
   if (m.distance !== undefined) out += line('meta:distance', `${Math.round(m.distance)}m`);
   out += line('meta:link', `https://www.openstreetmap.org/${m.type}/${m.id}`);
   if (m.problem) out += line('meta:problem', m.problem);
+  if (m.change) out += line('meta:change', m.change);
   const tags = [...m.tags].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [k, v] of tags) out += line(k, v);
   return out;

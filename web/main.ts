@@ -281,12 +281,14 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
     tagStats.clear();
     progress.setCount(0);
     progress.setMapSample(1, 0);
+    progress.setChanges(undefined);
   };
   clearAnswer();
   exportButton.disabled = csvButton.disabled = saveIndexButton.disabled = true;
   progress.setAreaCopy('none');
   runFileName = name.split('/').pop() || 'file.osm.pbf';
-  progress.setStatus(`reading ${name}…`);
+  // A change view reads the file twice: as of each moment (docs/query-language.md, "What changed").
+  progress.setStatus(query.from === undefined ? `reading ${name}…` : `reading ${name} as of each moment, then comparing them…`);
   cancelButton.disabled = false;
   const polygon = areaPolygon(query.area);
   void mapView.setArea(polygon, fit);
@@ -364,10 +366,11 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
   drawWaitingBbox();
   // What was found before a failure stays on the map and in the list.
   progress.setCount(end.count);
+  progress.setChanges(end.changes);
   list.setCount(end.count);
   exportButton.disabled = csvButton.disabled = end.count === 0;
   saveIndexButton.disabled = !end.blobIndex;
-  if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns));
+  if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns, end.changes !== undefined));
   record();
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
   // A syntax error (the decoder parses the query before reading) marks its spot in the input.

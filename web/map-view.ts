@@ -10,6 +10,7 @@ import {
   Popup,
   ScaleControl,
   setWorkerUrl,
+  type ExpressionSpecification,
   type FilterSpecification,
   type GeoJSONSource,
   type LayerSpecification,
@@ -126,14 +127,14 @@ function offlineStyle(): StyleSpecification {
         type: 'fill',
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['Polygon', 'MultiPolygon']]],
-        paint: { 'fill-color': '#d1242f', 'fill-opacity': 0.18 },
+        paint: { 'fill-color': byChange('#d1242f'), 'fill-opacity': 0.18 },
       },
       {
         id: 'match-area-outlines',
         type: 'line',
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['Polygon', 'MultiPolygon']]],
-        paint: { 'line-color': '#d1242f', 'line-width': 1.5 },
+        paint: { 'line-color': byChange('#d1242f'), 'line-width': 1.5 },
       },
       {
         id: 'match-lines',
@@ -141,7 +142,7 @@ function offlineStyle(): StyleSpecification {
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['LineString', 'MultiLineString']]],
         layout: { 'line-cap': 'round', 'line-join': 'round' },
-        paint: { 'line-color': '#d1242f', 'line-width': ['interpolate', ['linear'], ['zoom'], 10, 2, 16, 4] },
+        paint: { 'line-color': byChange('#d1242f'), 'line-width': ['interpolate', ['linear'], ['zoom'], 10, 2, 16, 4] },
       },
       {
         // Large answers are drawn clustered below zoom 13 (see CLUSTER_ABOVE).
@@ -164,13 +165,22 @@ function offlineStyle(): StyleSpecification {
         filter: ['all', ['!', ['has', 'point_count']], ['==', ['geometry-type'], 'Point']],
         paint: {
           'circle-radius': ['interpolate', ['linear'], ['zoom'], 4, 3, 14, 6],
-          'circle-color': ['match', ['get', 'type'], 'way', '#d1242f', '#8250df'],
+          'circle-color': byChange(['match', ['get', 'type'], 'way', '#d1242f', '#8250df']),
           'circle-stroke-color': '#ffffff',
           'circle-stroke-width': 1.2,
         },
       },
     ],
   };
+}
+
+/** A change view's colours by class (the legend's dots in style.css are the same). */
+export const CHANGE_COLOURS = { created: '#1a7f37', modified: '#0969da', deleted: '#cf222e' };
+
+/** A match's colour: its change class's in a change view, else `colour` (a colour or an expression). */
+function byChange(colour: string | ExpressionSpecification): ExpressionSpecification {
+  const { created, modified, deleted } = CHANGE_COLOURS;
+  return ['match', ['coalesce', ['get', 'change'], ''], 'created', created, 'modified', modified, 'deleted', deleted, colour];
 }
 
 export class MapView {

@@ -85,6 +85,13 @@ export function popupContent(match: Match, showAll: () => void = () => {}): HTML
   root.className = 'tag-popup';
   root.dataset.testid = 'popup';
   root.append(newTabLink(osmUrl(match), `${match.type} ${match.id} on openstreetmap.org`));
+  if (match.change) {
+    // A deleted match shows its tags as they were at the first moment.
+    const change = document.createElement('p');
+    change.dataset.testid = 'popup-change';
+    change.textContent = match.change === 'deleted' ? 'deleted: as it was at the first moment' : match.change;
+    root.append(change);
+  }
   const table = document.createElement('table');
   for (const [key, value] of match.tags) {
     const row = table.insertRow();

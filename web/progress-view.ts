@@ -1,6 +1,7 @@
 /** The progress bar, status line and counters. */
 import type { Progress } from '../workers/types';
 import { waitingNote } from '../workers/common/waiting';
+import { CHANGES } from '../workers/common/wire';
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
@@ -25,6 +26,7 @@ export class ProgressView {
   private stats: HTMLElement;
   private count: HTMLElement;
   private mapSample: HTMLElement;
+  private changes: HTMLElement;
   private basemap: HTMLElement;
   private areaCopy: HTMLElement;
   private areaCopyNote: HTMLElement;
@@ -35,6 +37,7 @@ export class ProgressView {
     this.stats = root.querySelector('#stats')!;
     this.count = root.querySelector('[data-testid=result-count]')!;
     this.mapSample = root.querySelector('[data-testid=map-sample]')!;
+    this.changes = root.querySelector('[data-testid=change-counts]')!;
     this.basemap = root.querySelector('[data-testid=basemap-note]')!;
     this.areaCopy = root.querySelector('#area-copy')!;
     this.areaCopyNote = root.querySelector('[data-testid=area-copy-note]')!;
@@ -70,6 +73,20 @@ export class ProgressView {
 
   setCount(n: number): void {
     this.count.textContent = String(n);
+  }
+
+  /** Shows a change view's counts, `[created, modified, deleted]`, as the map's legend; hidden for other answers (undefined). */
+  setChanges(counts: number[] | undefined): void {
+    this.changes.hidden = counts === undefined;
+    this.changes.replaceChildren();
+    CHANGES.forEach((change, i) => {
+      const dot = document.createElement('i');
+      dot.className = `dot ${change}`;
+      const label = document.createElement('span');
+      label.dataset.change = change;
+      label.textContent = `${(counts?.[i] ?? 0).toLocaleString('en')} ${change}`;
+      this.changes.append(dot, label, ' ');
+    });
   }
 
   /**

@@ -48,7 +48,7 @@ export interface RunHandlers {
  * How a run ended, with the final match count and the Wasm memory the workers hold (bytes);
  * `replaced` when a newer run ended it (its count is then 0: the page no longer shows it).
  */
-export type RunResult = RunEnd & { count: number; wasmBytes: number; blobIndex?: boolean; replaced?: boolean };
+export type RunResult = RunEnd & { count: number; wasmBytes: number; blobIndex?: boolean; replaced?: boolean; changes?: number[] };
 
 /** Calls `f` once the page has drawn its next frame (soon, in a hidden page, which draws none). */
 function afterNextFrame(f: () => void): void {

@@ -22,7 +22,7 @@ export class QueryForm {
   get state(): QueryState {
     const v = (name: keyof QueryState) => this.field(name).value;
     const inside = (this.field('inside') as HTMLInputElement).checked ? 'all' : 'any';
-    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox'), relation: v('relation'), poly: v('poly'), inside, at: v('at') };
+    return { q: v('q'), place: v('place') as QueryState['place'], near: v('near'), radius: v('radius'), bbox: v('bbox'), relation: v('relation'), poly: v('poly'), inside, at: v('at'), from: v('from') };
   }
 
   set state(s: QueryState) {

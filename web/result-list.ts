@@ -38,6 +38,8 @@ export class ResultList {
   /** Bumped on every new answer or order, so rows fetched for an older one are dropped. */
   private generation = 0;
   private tagColumns: string[] = [];
+  /** The answer is a change view: a `change` column follows the name. */
+  private changeView = false;
   private order: Order = { column: null, descending: false };
 
   /**
@@ -84,16 +86,17 @@ export class ResultList {
     this.refresh();
   }
 
-  /** Sets the tag columns after type, id and name. */
-  setColumns(keys: string[]): void {
+  /** Sets the tag columns after type, id and name (and `change` first in a change view). */
+  setColumns(keys: string[], changeView = false): void {
     this.tagColumns = keys;
+    this.changeView = changeView;
     this.drawHeader();
     this.generation++;
     this.refresh();
   }
 
   private columns(): string[] {
-    return ['type', 'id', 'name', ...this.tagColumns];
+    return ['type', 'id', 'name', ...(this.changeView ? ['change'] : []), ...this.tagColumns];
   }
 
   /** Orders by `column`: ascending first, then descending on a second click. */
@@ -176,7 +179,8 @@ export class ResultList {
    * cells: text is changed in place, so the element under the pointer stays (see {@link draw}).
    */
   private fill(li: HTMLLIElement, m: Match, index: number, top: number): HTMLLIElement {
-    const texts = [m.type, String(m.id), labelText(m), ...this.tagColumns.map((k) => m.tags.find(([key]) => key === k)?.[1] ?? '')];
+    const change = this.changeView ? [m.change ?? ''] : [];
+    const texts = [m.type, String(m.id), labelText(m), ...change, ...this.tagColumns.map((k) => m.tags.find(([key]) => key === k)?.[1] ?? '')];
     while (li.children.length > texts.length) li.lastElementChild!.remove();
     texts.forEach((text, i) => {
       // The name sits in a <bdi>: right-to-left or override characters stay inside it.

@@ -7,7 +7,7 @@ describe('URL state', () => {
   it('round-trips a query with its link context', () => {
     const search = '?src=/sample/helsinki.osm.pbf&q=amenity=restaurant cuisine&near=60.1699,24.9384&radius=500&map=14.00/60.16990/24.93840';
     const { state, src, map, hasQuery } = readUrl(search);
-    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '', relation: '', poly: '', inside: 'any', at: '' });
+    expect(state).toEqual({ q: 'amenity=restaurant cuisine', place: 'circle', near: '60.1699,24.9384', radius: '500', bbox: '', relation: '', poly: '', inside: 'any', at: '', from: '' });
     expect(src).toBe('/sample/helsinki.osm.pbf');
     expect(map).toEqual({ zoom: 14, lat: 60.1699, lon: 24.9384 });
     expect(hasQuery).toBe(true);
@@ -61,6 +61,16 @@ describe('URL state', () => {
     const search = writeUrl({ ...DEFAULT_STATE, at: '2021-07-01T00:00:00' }, { src: null, file: null, map: null });
     expect(new URLSearchParams(search).get('at')).toBe('2021-07-01T00:00:00Z');
     expect(readUrl(search).state.at).toBe('2021-07-01T00:00:00');
+  });
+
+  it('carries the first moment of a change view (from=), which must come before the second', () => {
+    const state = readUrl('?q=shop&from=2020-01-01&at=2021-07-01T00:00:00Z').state;
+    expect([state.from, state.at]).toEqual(['2020-01-01T00:00:00', '2021-07-01T00:00:00']);
+    expect(toQuery(state)).toMatchObject({ from: 1_577_836_800, at: 1_625_097_600 });
+    expect(new URLSearchParams(writeUrl(state, { src: null, file: null, map: null })).get('from')).toBe('2020-01-01T00:00:00Z');
+    expect(() => toQuery({ ...state, from: '2022-01-01' })).toThrow(/must come before/);
+    expect(toQuery({ ...state, at: '' }).from).toBe(1_577_836_800); // to now
+    expect(describeQuery(toQuery(state))).toBe('shop in the whole file, changed from 2020-01-01T00:00:00Z to 2021-07-01T00:00:00Z');
   });
 });
 

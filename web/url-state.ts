@@ -5,7 +5,8 @@
  * that boundary or multipolygon of the file), `poly` (`lat lon lat lon …`: inside that polygon;
  * workers/common/polygon-text.ts), `src` (a PBF URL),
  * `basemap` (a MapLibre style URL for an online basemap), `at` (ISO 8601: the moment a history
- * file is answered as of; UTC when it names no zone).
+ * file is answered as of; UTC when it names no zone), `from` (ISO 8601: with `at`, what changed
+ * from this moment to that one, on a history file).
  */
 import { parsePoly, parseRelationRef } from '../workers/common/polygon-text';
 import { parseBbox, parseLatLon, parseMoment, parseRadius } from '../workers/common/query-text';
@@ -26,11 +27,13 @@ export interface QueryState {
   inside: 'any' | 'all';
   /** History files: the moment to answer as of, `YYYY-MM-DDTHH:MM:SS` in UTC; empty for now. */
   at: string;
+  /** History files: what changed from this moment to `at`, as `at` is written; empty for no change view. */
+  from: string;
 }
 
 /** What the page starts with when the URL says nothing: cafés around Helsinki's centre. */
 export const SAMPLE_URL = 'sample/helsinki.osm.pbf';
-export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '', relation: '', poly: '', inside: 'any', at: '' };
+export const DEFAULT_STATE: QueryState = { q: 'amenity=cafe', place: 'circle', near: '60.1699,24.9384', radius: '1000', bbox: '', relation: '', poly: '', inside: 'any', at: '', from: '' };
 
 /** Where the map looks: zoom and centre in degrees. */
 export interface MapView {
@@ -51,6 +54,21 @@ export interface LinkContext {
 /** A moment as the form's date control holds it: `YYYY-MM-DDTHH:MM:SS`, UTC. */
 function formMoment(seconds: number): string {
   return new Date(seconds * 1000).toISOString().slice(0, 19);
+}
+
+/** A moment of a link as the form's date control holds it; kept as typed when invalid (toQuery reports it). */
+function momentField(text: string | null): string {
+  if (!text) return '';
+  try {
+    return formMoment(parseMoment(text));
+  } catch {
+    return text;
+  }
+}
+
+/** A moment of the form as a link writes it: ISO 8601 with its zone (`Z` when it names none). */
+function linkMoment(text: string): string {
+  return /^\d{4}-\d{2}-\d{2}T[\d:]+$/.test(text.trim()) ? `${text.trim()}Z` : text.trim();
 }
 
 function parseMapView(text: string | null): MapView | null {
@@ -75,16 +93,9 @@ export function readUrl(search: string): { state: QueryState; hasQuery: boolean 
     relation: relation ?? '',
     poly: poly ?? '',
     inside: p.get('inside') === 'all' ? 'all' : 'any',
-    at: '',
+    at: momentField(p.get('at')),
+    from: momentField(p.get('from')),
   };
-  const at = p.get('at');
-  if (at) {
-    try {
-      state.at = formMoment(parseMoment(at));
-    } catch {
-      state.at = at; // kept as typed: toQuery reports it
-    }
-  }
   return { state, src: p.get('src'), file: p.get('file'), map: parseMapView(p.get('map')), basemap: p.get('basemap'), hasQuery: p.has('q') };
 }
 
@@ -105,7 +116,8 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
     p.set('poly', state.poly.trim().replace(/\s+/g, ' '));
   }
   if (state.inside === 'all' && state.place !== 'everywhere') p.set('inside', 'all');
-  if (state.at.trim()) p.set('at', /^\d{4}-\d{2}-\d{2}T[\d:]+$/.test(state.at.trim()) ? `${state.at.trim()}Z` : state.at.trim());
+  if (state.from.trim()) p.set('from', linkMoment(state.from));
+  if (state.at.trim()) p.set('at', linkMoment(state.at));
   if (link.basemap) p.set('basemap', link.basemap);
   if (link.map) p.set('map', `${link.map.zoom.toFixed(2)}/${link.map.lat.toFixed(5)}/${link.map.lon.toFixed(5)}`);
   // URLSearchParams encodes '=', ',', '/', ';' and '!' although a query value may hold them; keep links readable.
@@ -121,7 +133,8 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
 export function toQuery(state: QueryState): Query {
   const q = state.q.trim();
   if (!q) throw new Error('enter a query, like amenity=cafe or shop');
-  const at = state.at.trim() ? { at: parseMoment(state.at) } : {};
+  const at = { ...(state.at.trim() ? { at: parseMoment(state.at) } : {}), ...(state.from.trim() ? { from: parseMoment(state.from) } : {}) };
+  if (at.from !== undefined && at.from >= (at.at ?? Infinity)) throw new Error('what changed: the first moment (from) must come before the second (as of)');
   if (state.place === 'everywhere') return { q, area: 'everywhere', ...at };
   const inside = state.inside;
   if (state.place === 'bbox') return { q, area: parseBbox(state.bbox), inside, ...at };

@@ -97,7 +97,8 @@ export type RunEvent =
    */
   | { type: 'confirm'; run: number; host: string; bytes: number; redirect: boolean }
   /** `blobIndex`: an index of the run's file is at hand, or is being finished (the `blob-index` call waits for it and gives it). */
-  | ({ type: 'end'; run: number; count: number; wasmBytes: number; blobIndex: boolean } & RunEnd)
+  /** `changes`: a change view's counts, `[created, modified, deleted]`. */
+  | ({ type: 'end'; run: number; count: number; wasmBytes: number; blobIndex: boolean; changes?: number[] } & RunEnd)
   /**
    * The basemap of the run's area, after its end: `features` as `readContext` encodes them
    * (null: none, and `note` says why); `drawing`: the read has only started (`note` says so).

@@ -335,7 +335,10 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     if (facts) post({ type: 'file-info', run: run.id, info: { ...info, facts } });
     if (relation !== null && found) post({ type: 'outline', run: run.id, relation, parts: JSON.parse(found) });
     if (places) post({ type: 'places', run: run.id, count: places.count() });
-    post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: run.index !== null || finishIndex !== null });
+    // A change view's counts, also of what a failed or cancelled one found.
+    const changeView = msg.query?.from !== undefined && (end.status === 'done' || assembler.count() > 0);
+    const changes = changeView ? { changes: Array.from(assembler.changeCounts()) } : {};
+    post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: run.index !== null || finishIndex !== null, ...changes });
   });
   info.facts = facts; // once the header's info above is sent without them
   // The work after the answer waits for the page to have drawn it, not the other way round.

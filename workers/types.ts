@@ -25,6 +25,8 @@ export interface Query {
   inside?: 'any' | 'all';
   /** History files: the moment to answer as of, seconds since the Unix epoch (absent: now). */
   at?: number;
+  /** History files: what changed from this moment (seconds since the Unix epoch) to `at`: a change view. */
+  from?: number;
   /** Set by the reader once the header says the file is a history file (`HistoricalInformation`). */
   history?: boolean;
   /** Set by the reader on a full read that builds the file's blob index: scans note what it needs. */
@@ -123,6 +125,8 @@ export interface Match {
   meta?: Meta;
   /** Metres from the area's centre (haversine), when the area is a circle. */
   distance?: number;
+  /** In a change view: what happened to it between the two moments. */
+  change?: 'created' | 'modified' | 'deleted';
   /**
    * Set when the match is shown cut (a list row, a popup: the crate's `trim.rs`): tags and
    * members left out, keys and values shortened to end in `…`. Never set in exports.

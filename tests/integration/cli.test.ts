@@ -296,6 +296,45 @@ describe('history files', () => {
     expect(ids(history)).toEqual(ids(snapshot));
     expect(ids(now)).not.toEqual(ids(history)); // the later versions change the answer
   });
+
+  it('--from gives what changed: the difference of osmium time-filter\'s snapshots at the two moments, in every format', { timeout: 300_000 }, async (ctx) => {
+    if (!existsSync(join(dir, 'malta-history.osh.pbf'))) ctx.skip();
+    const query = ['--near', '35.8989,14.5146', '--radius', '1000', 'amenity=cafe or amenity=restaurant'];
+    /** Each match of a GeoJSON answer: its properties and geometry as text, by type/id. */
+    const features = (r: Run) => {
+      expect(r.status, r.stderr).toBe(0);
+      const all = (JSON.parse(r.stdout) as GeoJSON.FeatureCollection).features;
+      return new Map(all.map((f) => [`${f.properties!.osm_type}/${f.properties!.osm_id}`, f]));
+    };
+    const before = features(await cli(['query', join(dir, 'malta-2024-06-01.osm.pbf'), ...query, '--format', 'geojson']));
+    const after = features(await cli(['query', join(dir, 'malta-2025-01-15.osm.pbf'), ...query, '--format', 'geojson']));
+    // Each later version in the fixture changes the tags or the place: a match of both moments
+    // that differs is modified, one that is the same is unchanged.
+    const same = (a: GeoJSON.Feature, b: GeoJSON.Feature) => JSON.stringify([a.properties, a.geometry]) === JSON.stringify([b.properties, b.geometry]);
+    const want = new Map<string, string>();
+    for (const [key, f] of after) if (!before.has(key)) want.set(key, 'created');
+    else if (!same(before.get(key)!, f)) want.set(key, 'modified');
+    for (const key of before.keys()) if (!after.has(key)) want.set(key, 'deleted');
+    expect(new Set(want.values())).toEqual(new Set(['modified', 'deleted']));
+
+    const history = join(dir, 'malta-history.osh.pbf');
+    const moments = ['--from', '2024-06-01', '--at', '2025-01-15'];
+    const changed = features(await cli(['query', history, ...moments, ...query, '--format', 'geojson']));
+    const byClass = (entries: Iterable<[string, string]>) => [...entries].sort().map(([k, v]) => `${k} ${v}`);
+    expect(byClass([...changed].map(([key, f]) => [key, f.properties!.change]))).toEqual(byClass(want));
+    for (const [key, f] of changed) if (f.properties!.change === 'deleted') expect(f.geometry, `${key} where it was`).toEqual(before.get(key)!.geometry);
+    const csv = await cli(['query', history, ...moments, ...query, '--format', 'csv']);
+    expect(csv.stdout.split('\r\n')[0]).toMatch(/^osm_type,osm_id,lat,lon,geometry,problem,change,/);
+    // The first class word of a row is its change column's (after the geometry and problem).
+    const rows = csv.stdout.trimEnd().split('\r\n').slice(1);
+    expect(byClass(rows.map((row) => [row.split(',').slice(0, 2).join('/'), /,(created|modified|deleted),/.exec(row)![1]]))).toEqual(byClass(want));
+    const text = await cli(['query', history, ...moments, ...query]);
+    expect(text.stdout.match(/^meta:change: \w+$/gm)?.length).toBe(want.size);
+    // A file of one version per element cannot say what changed.
+    const plain = await cli(['query', join(dir, 'malta-now.osm.pbf'), ...moments, ...query]);
+    expect(plain.status).toBe(1);
+    expect(plain.stderr).toMatch(/needs a history file/);
+  });
 });
 
 describe('exit codes and messages', () => {

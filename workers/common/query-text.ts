@@ -40,8 +40,15 @@ export function parseBbox(text: string): Area {
   return { bbox: { min_lon: minLon, min_lat: minLat, max_lon: maxLon, max_lat: maxLat } };
 }
 
-/** A human summary of a query, e.g. `amenity=cafe within 1000 m of 60.1699,24.9384`. */
+/** A human summary of a query, e.g. `amenity=cafe within 1000 m of 60.1699,24.9384` (a change view: `…, changed from T1 to T2`). */
 export function describeQuery(q: Query): string {
+  const moment = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+  const what = describeArea(q);
+  return q.from === undefined ? what : `${what}, changed from ${moment(q.from)} to ${q.at === undefined ? 'now' : moment(q.at)}`;
+}
+
+/** The query's tags and area in words (see {@link describeQuery}). */
+function describeArea(q: Query): string {
   const tags = q.q.trim() + (q.inside === 'all' ? ' (wholly inside)' : '');
   if (q.area === 'everywhere') return `${tags} in the whole file`;
   if ('circle' in q.area) return `${tags} within ${q.area.circle.radius} m of ${q.area.circle.lat},${q.area.circle.lon}`;

@@ -21,7 +21,15 @@ describe('mapChanges', () => {
     expect(mapChanges(new Float64Array([0]))).toEqual({ remove: [], add: [] });
   });
 
-  it('gives back the type and OSM id of a feature id, negative ids too', () => {
+  it("reads a change view's class from the shape's kind number (8 × the class number)", () => {
+    const numbers = [0, 4 * 7, 8 * 3 + 0, 14.5, 35.9, 4 * 8 + 1, 8 * 1 + 1, 2, 0, 0, 1, 1];
+    expect(mapChanges(new Float64Array(numbers)).add).toEqual([
+      { type: 'Feature', id: 28, properties: { type: 'node', change: 'deleted' }, geometry: { type: 'Point', coordinates: [14.5, 35.9] } },
+      { type: 'Feature', id: 33, properties: { type: 'way', change: 'created' }, geometry: { type: 'LineString', coordinates: [[0, 0], [1, 1]] } },
+    ]);
+  });
+
+    it('gives back the type and OSM id of a feature id, negative ids too', () => {
     expect(matchOf(4 * 123 + 1)).toEqual({ type: 'way', id: 123 });
     expect(matchOf(4 * 7)).toEqual({ type: 'node', id: 7 });
     expect(matchOf(4 * 5 + 2)).toEqual({ type: 'relation', id: 5 });

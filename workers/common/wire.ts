@@ -12,6 +12,10 @@ const TYPES = ['node', 'way', 'relation'] as const;
  * objects once per message.
  */
 const PROPERTIES = TYPES.map((type) => Object.freeze({ type }));
+/** A change view's classes by their number on the wire (`Change::number` in the crate; 0: none). */
+export const CHANGES = ['created', 'modified', 'deleted'] as const;
+/** The properties of a match of a change view, by class number, then type: `{type, change}`. */
+const CHANGE_PROPERTIES = [PROPERTIES, ...CHANGES.map((change) => TYPES.map((type) => Object.freeze({ type, change })))];
 
 /** The type number (0 node, 1 way, 2 relation) of a map feature id, `osm id × 4 + type`. */
 const typeNumber = (featureId: number) => ((featureId % 4) + 4) % 4; // ids may be negative (not yet uploaded)
@@ -25,7 +29,8 @@ export function matchOf(featureId: number): { type: (typeof TYPES)[number]; id: 
 /**
  * The query worker's numeric map changes (see `QueryAssembler.drainChanges` and the Rust
  * `Shape::encode`) as GeoJSON Features (RFC 7946) with `id` the feature id and properties
- * `{type}` (see {@link matchOf}).
+ * `{type}` (see {@link matchOf}), and `change` in a change view (the shape's kind number then
+ * carries 8 × the class number, {@link CHANGES}).
  */
 export function mapChanges(numbers: Float64Array): { remove: number[]; add: GeoJSON.Feature[] } {
   const removing = numbers[0];
@@ -37,14 +42,15 @@ export function mapChanges(numbers: Float64Array): { remove: number[]; add: GeoJ
   const line = () => list(position);
   while (i < numbers.length) {
     const fid = numbers[i++];
-    const kind = numbers[i++];
+    const code = numbers[i++];
+    const kind = code % 8;
     const geometry: GeoJSON.Geometry =
       kind === 0 ? { type: 'Point', coordinates: [numbers[i++], numbers[i++]] }
       : kind === 1 ? { type: 'LineString', coordinates: line() }
       : kind === 2 ? { type: 'Polygon', coordinates: list(line) }
       : kind === 3 ? { type: 'MultiLineString', coordinates: list(line) }
       : { type: 'MultiPolygon', coordinates: list(() => list(line)) };
-    add.push({ type: 'Feature', id: fid, properties: PROPERTIES[typeNumber(fid)], geometry });
+    add.push({ type: 'Feature', id: fid, properties: CHANGE_PROPERTIES[(code - kind) / 8][typeNumber(fid)], geometry });
   }
   return { remove, add };
 }

@@ -22,7 +22,7 @@ pub type Parts = Vec<Vec<Vec<[f64; 2]>>>;
 pub(crate) fn relation_query(relation: i64, query: &PreparedQuery) -> PreparedQuery {
     let expr = Expr::And(vec![Expr::Type(ElementType::Relation), Expr::Id(relation)]);
     let everywhere = Area::Everywhere.prepare().expect("the whole world is a valid area");
-    PreparedQuery { expr, area: everywhere, inside: crate::query::Inside::Any, area_filter: None, ..query.clone() }
+    PreparedQuery { expr, area: everywhere, inside: crate::query::Inside::Any, area_filter: None, from: None, ..query.clone() }
 }
 
 /// The outline of relation `relation` in `answer` (the answer of [`relation_query`]) as an

@@ -7,14 +7,16 @@ use std::borrow::Cow;
 use super::*;
 
 /// An exported match's own fields, in every format (`problem`: why it has no geometry, or a
-/// broken one; see [`Match::problem`]).
-const OWN_FIELDS: [&str; 6] = ["osm_type", "osm_id", "lat", "lon", "geometry", "problem"];
+/// broken one, see [`Match::problem`]; `change`: its class in a change view, see [`Change`]).
+const OWN_FIELDS: [&str; 7] = ["osm_type", "osm_id", "lat", "lon", "geometry", "problem", "change"];
+/// The CSV columns of the own fields every export has (`change` only in a change view).
+const CSV_OWN_FIELDS: usize = 6;
 /// What keeps a tag key apart from an exported match's own fields.
 const TAG_PREFIX: &str = "tag:";
 
 /// The name tag `key` is exported under: `tag:` + `key` when `key`, stripped of any leading
 /// `tag:`, is one of an exported match's own fields (`osm_type`, `osm_id`, `lat`, `lon`,
-/// `geometry`, `problem`), else `key`. One to one: every tag is kept, none takes an own field's name.
+/// `geometry`, `problem`, `change`), else `key`. One to one: every tag is kept, none takes an own field's name.
 pub fn export_key(key: &str) -> Cow<'_, str> {
     let mut base = key;
     while let Some(rest) = base.strip_prefix(TAG_PREFIX) {
@@ -28,7 +30,7 @@ pub fn export_key(key: &str) -> Cow<'_, str> {
 }
 
 /// A match as a GeoJSON Feature (RFC 7946) for the export, with `shape` as its geometry (null
-/// when it has none, RFC 7946 §3.2) and `osm_type`, `osm_id`, `problem` when it has one, and
+/// when it has none, RFC 7946 §3.2) and `osm_type`, `osm_id`, `problem` and `change` when it has them, and
 /// the tags (named by [`export_key`]; a repeated key keeps its first value) as properties.
 pub fn feature(m: &Match, shape: Option<&Shape>) -> String {
     let geometry = shape.map_or_else(|| "null".to_string(), Shape::to_geojson);
@@ -37,6 +39,9 @@ pub fn feature(m: &Match, shape: Option<&Shape>) -> String {
     props.insert("osm_id".into(), m.id.into());
     if let Some(problem) = &m.problem {
         props.insert("problem".into(), problem.clone().into());
+    }
+    if let Some(change) = m.change {
+        props.insert("change".into(), change.name().into());
     }
     for (k, v) in &m.tags {
         props.entry(export_key(k).into_owned()).or_insert_with(|| v.clone().into());
@@ -50,6 +55,8 @@ pub fn feature(m: &Match, shape: Option<&Shape>) -> String {
 #[derive(Debug, Default)]
 pub struct CsvColumns {
     keys: Vec<String>,
+    /// A change view's: a `change` column after `problem`.
+    change: bool,
     column: FxHashMap<String, usize>,
 }
 
@@ -57,14 +64,19 @@ impl CsvColumns {
     /// Columns for `keys` (distinct, e.g. [`Assembler::tag_keys`]), in that order.
     pub fn new(keys: Vec<String>) -> CsvColumns {
         let column = keys.iter().enumerate().map(|(i, k)| (k.clone(), i)).collect();
-        CsvColumns { keys, column }
+        CsvColumns { keys, column, change: false }
+    }
+
+    /// With a `change` column after `problem` (a change view's export).
+    pub fn with_change(self, change: bool) -> CsvColumns {
+        CsvColumns { change, ..self }
     }
 }
 
-/// The CSV export's header (RFC 4180): `osm_type,osm_id,lat,lon,geometry,problem` then one column per
-/// tag key of `columns`, named by [`export_key`].
+/// The CSV export's header (RFC 4180): `osm_type,osm_id,lat,lon,geometry,problem`, `change` in a
+/// change view, then one column per tag key of `columns`, named by [`export_key`].
 pub fn csv_header(columns: &CsvColumns) -> String {
-    let mut out = OWN_FIELDS.join(",");
+    let mut out = OWN_FIELDS[..CSV_OWN_FIELDS + columns.change as usize].join(",");
     for k in &columns.keys {
         out.push(',');
         push_csv_field(&mut out, &export_key(k));
@@ -74,7 +86,8 @@ pub fn csv_header(columns: &CsvColumns) -> String {
 
 /// One CSV row for a match (see [`csv_header`]): a point on `shape` (degrees,
 /// [`Shape::representative_point`]: inside an area, on a line), `shape` as WKT (all three
-/// empty, read as null, when it has none), its problem, and its value for each tag column
+/// empty, read as null, when it has none), its problem, its change class when the columns have
+/// one, and its value for each tag column
 /// (empty when it has no such tag; the first when it repeats a key).
 pub fn csv_row(m: &Match, shape: Option<&Shape>, columns: &CsvColumns) -> String {
     // The row's own few values by column (the first of a repeated key), the empty columns
@@ -92,6 +105,10 @@ pub fn csv_row(m: &Match, shape: Option<&Shape>, columns: &CsvColumns) -> String
     }
     out.push(',');
     push_csv_field(&mut out, m.problem.as_deref().unwrap_or_default());
+    if columns.change {
+        out.push(',');
+        out.push_str(m.change.map_or("", Change::name));
+    }
     let mut done = 0; // columns whose comma is written
     for (i, value) in values {
         push_commas(&mut out, i + 1 - done);

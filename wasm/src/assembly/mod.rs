@@ -63,6 +63,7 @@ use std::borrow::Cow;
 
 mod area_read;
 mod blob_hashes;
+pub mod changes;
 pub mod places;
 mod export;
 mod list;
@@ -79,6 +80,7 @@ pub mod table;
 pub mod trim;
 mod views;
 
+pub use changes::Change;
 pub use export::{csv_header, csv_row, feature, CsvColumns};
 pub use map_sample::MAP_MAX_FEATURES;
 pub use views::label_of;
@@ -108,6 +110,9 @@ pub struct Match {
     /// Metres from the area's centre to (`lat`, `lon`) (haversine), when the area is a circle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
+    /// In a change view ([`changes`]): what happened to it between the two moments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<Change>,
     /// What was left out when the match is shown cut ([`trim::trim`]); never in exports.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cut: Option<trim::Cut>,
@@ -328,6 +333,8 @@ pub struct Assembler {
     /// to be scanned again.
     rescan: bool,
     area_filter: FilterState,
+    /// A change view's classes, by match ([`Assembler::keep_changes`]); empty otherwise.
+    changes: FxHashMap<(ElementType, i64), Change>,
 }
 
 impl Assembler {
@@ -372,6 +379,7 @@ impl Assembler {
             dropped_in: Vec::new(),
             rescan: false,
             area_filter: FilterState::Off,
+            changes: FxHashMap::default(),
         }
     }
 
@@ -487,7 +495,8 @@ impl Assembler {
                 .map(|r| (r.tags.clone(), r.members.clone(), if r.unplaced { Some(NO_MEMBER_IN_FILE.to_string()) } else { r.problem.clone() }, r.meta.clone()))?,
         };
         let distance = at.and_then(|[lat, lon]| self.area.distance_m(lat, lon));
-        Some(Match { element: t, id, lat: at.map(|p| p[0]), lon: at.map(|p| p[1]), tags, members, problem, meta, distance, cut: None })
+        let change = self.changes.get(&(t, id)).copied();
+        Some(Match { element: t, id, lat: at.map(|p| p[0]), lon: at.map(|p| p[1]), tags, members, problem, meta, distance, change, cut: None })
     }
 }
 

@@ -28,11 +28,16 @@
 //! passes ([`crate::assembly::area_read`]); the plan then starts again over its outline, by the
 //! blob index that first read noted when there was none.
 //!
+//! A change view ([`crate::assembly::changes`]: `from` set, on a history file) is two such plans
+//! in turn, as of `from` and then as of `at`; the second's answer, made the change view of the
+//! first's, is this plan's.
+//!
 //! The basemap read comes after, when the page asks for it ([`ReadPlan::ask_basemap`]): the
 //! same loop then gets one more read ([`Decode::Basemap`]), whose features
 //! [`ReadPlan::take_basemap`] hands out.
 
 mod by_index;
+mod change_read;
 
 use crate::assembly::area_read::{outline, relation_query, Parts};
 use crate::assembly::blob_hashes::BlobHashes;
@@ -44,6 +49,7 @@ use crate::error::DecodeError;
 use crate::format::header::HeaderInfo;
 use crate::index::{BlobIndex, FileIdentity, IndexEntry, IndexError, IndexHead, STUB_BASE};
 use crate::query::{Inside, PreparedQuery};
+use change_read::{ChangeRead, NOT_HISTORY};
 use crate::scan::BlockScan;
 use crate::summary::BlockSummary;
 
@@ -114,6 +120,8 @@ pub struct ReadPlan {
     basemap_features: Vec<i32>,
     /// While the area is a relation not read yet: the read of it, which the plan's calls go to.
     area_read: Option<Box<AreaRead>>,
+    /// While the answer is a change view not read yet: its reads, which the plan's calls go to.
+    change_read: Option<Box<ChangeRead>>,
     /// The outline of the relation that is the area, once read.
     outline: Option<Parts>,
     /// The blob index the relation's read noted, which this read goes by; the driver keeps it.
@@ -131,12 +139,28 @@ impl ReadPlan {
         // The index is noted only when asked for (build_index), never by an indexed read.
         let scan = PreparedQuery { index: false, ..query.clone() };
         let area_read = query.area.relation().map(|relation| Box::new(AreaRead { relation, plan: ReadPlan::new(&relation_query(relation, query), budget), index: None }));
-        ReadPlan { query: query.clone(), budget, assembler, scan, scan_version: 0, hashes: BlobHashes::default(), mismatch: None, pass: Pass::NotStarted, index: None, pages: None, replan: false, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new(), area_read, outline: None, noted_index: None, places: (Places::default(), false) }
+        // A change view reads over the relation's outline once it is found (start_over_outline).
+        let change_read = if area_read.is_none() { ChangeRead::of(query, budget) } else { None };
+        ReadPlan { query: query.clone(), budget, assembler, scan, scan_version: 0, hashes: BlobHashes::default(), mismatch: None, pass: Pass::NotStarted, index: None, pages: None, replan: false, build_index: false, header: None, header_frame: (0, 0), stopped: false, basemap: None, basemap_features: Vec::new(), area_read, change_read, outline: None, noted_index: None, places: (Places::default(), false) }
     }
 
-    /// The plan that takes the calls: the relation's read while the area is found, else this one.
+    /// The read the plan's calls go to while there is one: the relation's that is the area,
+    /// or a change view's.
+    fn inner(&self) -> Option<&ReadPlan> {
+        self.area_read.as_ref().map(|r| &r.plan).or(self.change_read.as_ref().map(|c| &c.plan))
+    }
+
+    fn inner_mut(&mut self) -> Option<&mut ReadPlan> {
+        match (&mut self.area_read, &mut self.change_read) {
+            (Some(r), _) => Some(&mut r.plan),
+            (None, Some(c)) => Some(&mut c.plan),
+            (None, None) => None,
+        }
+    }
+
+    /// The plan that takes the calls: the inner read while there is one, else this one.
     fn current(&self) -> &ReadPlan {
-        self.area_read.as_ref().map_or(self, |r| &r.plan)
+        self.inner().unwrap_or(self)
     }
 
     /// After the relation's read: the plan of the query over its outline replaces this one,
@@ -196,6 +220,12 @@ impl ReadPlan {
                 return Ok(Some(read));
             }
             self.start_over_outline()?;
+        }
+        while let Some(change) = &mut self.change_read {
+            if let Some(read) = change.plan.next_read()? {
+                return Ok(Some(read));
+            }
+            self.next_change_read(false);
         }
         loop {
             let read = if std::mem::take(&mut self.replan) {
@@ -301,10 +331,14 @@ impl ReadPlan {
     /// read. A history file's scans answer as of the query's moment and note no index.
     ///
     /// Errors: [`DecodeError::Inconsistent`] for a second OSMHeader, or for a history file read by
-    /// a blob index (indexes are of files without history).
+    /// a blob index (indexes are of files without history); [`DecodeError::Query`] for a change
+    /// view of a file that is not a history file.
     pub fn add_header(&mut self, header: HeaderInfo, offset: u64, size: u64) -> Result<(), DecodeError> {
-        if let Some(found) = &mut self.area_read {
-            return found.plan.add_header(header, offset, size);
+        if self.change_read.is_some() && !header.is_history() {
+            return Err(DecodeError::Query(NOT_HISTORY.into()));
+        }
+        if let Some(inner) = self.inner_mut() {
+            return inner.add_header(header, offset, size);
         }
         if self.header.is_some() {
             return Err(DecodeError::Inconsistent("a second OSMHeader"));
@@ -348,6 +382,9 @@ impl ReadPlan {
                 area.index = None; // the relation's read goes on whole; so will the query's
             }
             return Ok(());
+        }
+        if let Some(change) = &mut self.change_read {
+            return change.plan.add(index, offset, size, blob_hash, found);
         }
         if self.header.is_none() {
             return Err(DecodeError::Inconsistent("the file does not start with an OSMHeader"));
@@ -402,16 +439,16 @@ impl ReadPlan {
     /// the driver then ends that read (what its other blobs give is not wanted) and asks for the
     /// next, the whole file. None while the index holds.
     pub fn take_index_mismatch(&mut self) -> Option<String> {
-        match &mut self.area_read {
-            Some(found) => found.plan.mismatch.take(),
+        match self.inner_mut() {
+            Some(inner) => inner.mismatch.take(),
             None => self.mismatch.take(),
         }
     }
 
     /// The kind of finding [`ReadPlan::add`] takes now (None when no read is under way).
     pub fn decode(&self) -> Option<Decode> {
-        if let Some(found) = &self.area_read {
-            return found.plan.decode();
+        if let Some(inner) = self.inner() {
+            return inner.decode();
         }
         match self.pass {
             Pass::First | Pass::Rescan => Some(Decode::Scan),
@@ -424,12 +461,16 @@ impl ReadPlan {
 
     /// Ends the read early (an error or a cancel): the matches found so far are placed and stay
     /// ([`Assembler::finish`]), without full geometry. No read follows. Stopping the basemap read
-    /// leaves the answer whole and drops the basemap.
+    /// leaves the answer whole and drops the basemap. Stopping a change view's second read makes
+    /// the change view of what it found; stopping its first leaves no answer.
     pub fn stop(&mut self) {
         if self.area_read.take().is_some() {
             self.stopped = true;
             self.pass = Pass::Done;
             return;
+        }
+        if self.change_read.is_some() {
+            return self.next_change_read(true);
         }
         if matches!(self.pass, Pass::BasemapAsked | Pass::Basemap) {
             self.end_basemap();
@@ -491,6 +532,16 @@ impl ReadPlan {
     pub fn take_places(&mut self) -> Option<Places> {
         let complete = self.places.1 && self.pass == Pass::Done && !self.stopped;
         complete.then(|| std::mem::take(&mut self.places.0))
+    }
+
+    /// The query as given.
+    pub fn query(&self) -> &PreparedQuery {
+        &self.query
+    }
+
+    /// The elements of the blobs decoded so far by the read under way (its progress).
+    pub fn decoded(&self) -> &crate::summary::Counts {
+        &self.current().assembler.decoded
     }
 
     /// The answer assembled so far.

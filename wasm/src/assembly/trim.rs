@@ -81,7 +81,7 @@ mod tests {
 
     fn cafe(tags: Vec<(String, String)>, members: usize) -> Match {
         let members = (0..members as i64).map(|i| (1, i, String::new())).collect();
-        Match { element: ElementType::Relation, id: 1, lat: None, lon: None, tags, members, problem: None, meta: None, distance: None, cut: None }
+        Match { element: ElementType::Relation, id: 1, lat: None, lon: None, tags, members, problem: None, meta: None, distance: None, change: None, cut: None }
     }
 
     #[test]

@@ -14,7 +14,8 @@ impl Assembler {
     /// The map's changes since the last call, at most `max` added features (the rest wait for
     /// the next call), as numbers: `[r, r feature ids to remove, then for each feature to add:
     /// its feature id and its shape as [`Shape::encode`] writes it]` (degrees WGS84), to apply
-    /// in that order. A feature id is [`ElementType::feature_id`]: the element's type and id can
+    /// in that order. In a change view the shape's kind number carries 8 × its class's
+    /// [`Change::number`] (the kind is below 8). A feature id is [`ElementType::feature_id`]: the element's type and id can
     /// be read back from it.
     ///
     /// Past [`MAP_MAX_FEATURES`] matches only an even sample of them is drawn ([`Assembler::map_sample`]):
@@ -47,7 +48,11 @@ impl Assembler {
             if let Some(shape) = self.shape(t, id) {
                 self.shown_mut(t, id).expect("queued").on_map = true;
                 out.push(t.feature_id(id) as f64);
+                let kind = out.len();
                 shape.encode(&mut out);
+                if let Some(change) = self.changes.get(&(t, id)) {
+                    out[kind] += 8.0 * change.number() as f64;
+                }
             }
         }
         out
@@ -78,14 +83,17 @@ impl Assembler {
         };
         if self.view_version != self.sorted_version {
             // From the position alone: a whole match (its tags cloned) per row would be wasted here.
-            let distance = |t, id| self.position(t, id).and_then(|[lat, lon]| self.area.distance_m(lat, lon));
-            self.view = crate::assembly::table::order(self.sorted.iter(), |t, id| self.tags_of(t, id), distance, column, *descending);
+            let own = |t, id| match column.as_str() {
+                "change" => self.change_of(t, id).map(|c| c.number() as f64),
+                _ => self.position(t, id).and_then(|[lat, lon]| self.area.distance_m(lat, lon)),
+            };
+            self.view = crate::assembly::table::order(self.sorted.iter(), |t, id| self.tags_of(t, id), own, column, *descending);
             self.view_version = self.sorted_version;
         }
         self.view[start.min(end)..end].iter().map(|&i| self.sorted.at(i)).collect()
     }
 
-    /// Orders the list by `column` (`type`, `id`, `distance` from a circle's centre, `name` or a
+    /// Orders the list by `column` (`type`, `id`, `distance` from a circle's centre, `change` in a change view, `name` or a
     /// tag key; None: by label, the default), ties in label order; a missing tag sorts last either way.
     pub fn set_order(&mut self, column: Option<String>, descending: bool) {
         self.order = column.map(|c| (c, descending));

@@ -104,11 +104,11 @@ impl QueryAssembler {
 
     /// The bbox of the area copy to keep after this query (`docs/optimize.md`, "Area copies"):
     /// `[min_lat, min_lon, max_lat, max_lon]`, degrees; undefined for a query of the whole
-    /// file or as of a moment (`at`), which no copy serves.
+    /// file or as of a moment (`at`, `from`), which no copy serves.
     #[wasm_bindgen(js_name = areaCopyBbox)]
     pub fn area_copy_bbox(&self) -> Result<Option<Vec<f64>>, JsError> {
         let query = Query::from_json(&self.query_json.to_string())?;
-        if query.area == Area::Everywhere || query.at.is_some() {
+        if query.area == Area::Everywhere || query.at.is_some() || query.from.is_some() {
             return Ok(None);
         }
         // A relation's area is its outline, known once read.
@@ -128,7 +128,7 @@ impl QueryAssembler {
         let query = Query::from_json(&self.query_json.to_string())?;
         let Ok(bbox) = <[f64; 4]>::try_from(bbox) else { return Ok(false) };
         let unknown = matches!(query.area, Area::Everywhere | Area::Relation(_)); // a relation's outline is not read yet
-        Ok(!unknown && query.at.is_none() && crate::layout::area_within(query.area.prepare()?.bounds(), bbox))
+        Ok(!unknown && query.at.is_none() && query.from.is_none() && crate::layout::area_within(query.area.prepare()?.bounds(), bbox))
     }
 
     /// Reads by `index` (a blob index file, `docs/blob-index.md`) of the file whose identity is
@@ -287,6 +287,9 @@ impl QueryAssembler {
         let mut json = self.query_json.clone();
         json["history"] = scan.history.into();
         json["index"] = scan.index.into();
+        // A change view's reads are each of one moment.
+        json["at"] = scan.at.into();
+        json["from"] = serde_json::Value::Null;
         if let Some(relation) = self.plan.finding_relation() {
             json["q"] = format!("type:relation id:{relation}").into();
             json["inside"] = "any".into();
@@ -323,8 +326,14 @@ impl QueryAssembler {
 
     /// `[nodes, ways, relations, tags, way_refs, relation_members]` decoded so far.
     pub fn counts(&self) -> Vec<f64> {
-        let c = &self.plan.answer().decoded;
+        let c = self.plan.decoded();
         [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members].map(|n| n as f64).to_vec()
+    }
+
+    /// A change view's counts, `[created, modified, deleted]` (zeros for other answers).
+    #[wasm_bindgen(js_name = changeCounts)]
+    pub fn change_counts(&self) -> Vec<u32> {
+        self.plan.answer().change_counts().map(|n| n as u32).to_vec()
     }
 
     /// Asks for the basemap read of the finished answer ([`ReadPlan::ask_basemap`]): the next
@@ -441,7 +450,8 @@ impl QueryAssembler {
     /// [`QueryAssembler::export_csv_rows`] then follows.
     #[wasm_bindgen(js_name = exportCsvHeader)]
     pub fn export_csv_header(&mut self) -> String {
-        self.csv_columns = CsvColumns::new(self.plan.answer_mut().tag_keys());
+        let change = self.plan.query().from.is_some();
+        self.csv_columns = CsvColumns::new(self.plan.answer_mut().tag_keys()).with_change(change);
         csv_header(&self.csv_columns)
     }
 

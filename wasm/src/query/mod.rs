@@ -39,6 +39,9 @@ pub struct Query {
     pub inside: Inside,
     /// History files: the moment to answer as of, seconds since the Unix epoch (None: now).
     pub at: Option<i64>,
+    /// History files: the earlier moment of a change view (seconds since the Unix epoch): the
+    /// answer is then what changed from `from` to `at` ([`crate::assembly::changes`]).
+    pub from: Option<i64>,
     /// The file is a history file (its header requires `HistoricalInformation`): elements are
     /// versions, and the answer is as of `at`. Set by the reader once it has read the header.
     pub history: bool,
@@ -62,6 +65,8 @@ struct QueryJson {
     #[serde(default)]
     at: Option<i64>,
     #[serde(default)]
+    from: Option<i64>,
+    #[serde(default)]
     history: bool,
     #[serde(default)]
     index: bool,
@@ -81,14 +86,14 @@ impl Query {
     /// Errors: [`DecodeError::Query`] with the syntax error's column and what was expected.
     pub fn from_tags(text: &str, area: Area) -> Result<Query, DecodeError> {
         let expr = Expr::parse(text).map_err(|e| DecodeError::Query(e.to_string()))?;
-        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any, at: None, history: false, index: false, count_only: false, newest_timestamp: true })
+        Ok(Query { text: text.to_string(), expr, area, inside: Inside::Any, at: None, from: None, history: false, index: false, count_only: false, newest_timestamp: true })
     }
 
     /// Parses the JSON form the web workers send: `{"q":"amenity=cafe or shop",
     /// "area":{"circle":{"lat":60.17,"lon":24.94,"radius":1000}},"inside":"any"}` (area also
     /// `"everywhere"` or `{"bbox":{"min_lon":…,"min_lat":…,"max_lon":…,"max_lat":…}}`; `inside`
     /// `"any"` by default, or `"all"`; `at`: seconds since the Unix epoch, the moment a history
-    /// file is answered as of; `history`: the file is one, set once its header is read; `index`:
+    /// file is answered as of; `from`: the earlier moment of a change view, before `at`; `history`: the file is one, set once its header is read; `index`:
     /// the scans note what the blob index needs; `count_only`: the scans only count elements;
     /// `newest_timestamp`: false when no file facts are wanted, default true).
     ///
@@ -99,6 +104,7 @@ impl Query {
         let mut query = Query::from_tags(&raw.q, raw.area)?;
         query.inside = raw.inside;
         query.at = raw.at;
+        query.from = raw.from;
         query.history = raw.history;
         query.index = raw.index;
         query.count_only = raw.count_only;
@@ -109,15 +115,20 @@ impl Query {
 
     /// Checks the query and prepares it for scanning blocks.
     ///
-    /// Errors: [`DecodeError::Query`] as for [`Area::prepare`].
+    /// Errors: [`DecodeError::Query`] as for [`Area::prepare`], and for a `from` not before `at`.
     pub fn prepare(&self) -> Result<PreparedQuery, DecodeError> {
+        if let (Some(from), at) = (self.from, self.at.unwrap_or(i64::MAX)) {
+            if from >= at {
+                return Err(DecodeError::Query("what changed: the first moment (from) must come before the second (at)".into()));
+            }
+        }
         let (expr, area, inside) = (self.expr.clone(), self.area.prepare()?, self.inside);
         // An index written by this read keeps each blob's newest timestamp: always read then.
         let newest_timestamp = self.newest_timestamp || self.index;
         if self.count_only {
             return Ok(PreparedQuery { index: self.index, newest_timestamp, ..PreparedQuery::count_only() });
         }
-        Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, area_filter: None, at: self.at, history: self.history, index: self.index, newest_timestamp })
+        Ok(PreparedQuery { expr, area, inside, collect: true, area_nodes: true, area_filter: None, at: self.at, from: self.from, history: self.history, index: self.index, newest_timestamp })
     }
 }
 
@@ -136,8 +147,9 @@ pub struct PreparedQuery {
     /// type then id, or an indexed read): scans then leave out the candidate ways none of whose
     /// refs it may hold, naming them in [`crate::scan::BlockScan::ways_outside`].
     pub area_filter: Option<AreaFilter>,
-    /// As [`Query::at`] and [`Query::history`].
+    /// As [`Query::at`], [`Query::from`] and [`Query::history`].
     pub at: Option<i64>,
+    pub from: Option<i64>,
     pub history: bool,
     /// Whether scans note what the blob index needs ([`crate::index::IndexPart`]).
     pub index: bool,
@@ -149,7 +161,7 @@ impl PreparedQuery {
     /// A query that only counts elements and tags (a full decode, nothing kept).
     pub fn count_only() -> PreparedQuery {
         let area = Area::Everywhere.prepare().expect("the whole world is a valid area");
-        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false, area_filter: None, at: None, history: false, index: false, newest_timestamp: true }
+        PreparedQuery { expr: Expr::And(Vec::new()), area, inside: Inside::Any, collect: false, area_nodes: false, area_filter: None, at: None, from: None, history: false, index: false, newest_timestamp: true }
     }
 
     /// For a history file, the moment versions are chosen at (seconds since the Unix epoch;
