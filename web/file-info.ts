@@ -17,6 +17,12 @@ export class FileInfoView {
     this.json = root.querySelector('[data-testid=file-info]')!;
   }
 
+  /** Empties the view (another file is being read: nothing of the last one may stay). */
+  clear(): void {
+    this.json.textContent = '';
+    this.list.replaceChildren();
+  }
+
   /** Shows `info` (the header's part at once, the rest once a whole read has counted it). */
   show(info: FileInfo): void {
     this.root.hidden = false;

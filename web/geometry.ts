@@ -53,6 +53,11 @@ export function polygonBounds(polygon: Feature<Polygon | MultiPolygon>): [number
 }
 
 /** How many positions (RFC 7946 §3.1.1) a geometry holds: 1 for a Point, every vertex of its lines and rings otherwise. */
+/** Whether two bboxes `[w, s, e, n]` (degrees) meet (touching counts). */
+export function bboxesMeet(a: number[], b: number[]): boolean {
+  return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+}
+
 export function positionCount(geometry: Geometry): number {
   switch (geometry.type) {
     case 'Point':

@@ -8,7 +8,8 @@ import { QueryClient, sourceKey, type SourceSpec } from './query-client';
 import type { Match, Query } from '../workers/types';
 import { framedByAnotherSite, linkProblem, needsNoQuestion, rememberHost } from './known-hosts';
 import { describeQuery } from '../workers/common/query-text';
-import { areaPolygon, partsPolygon } from './geometry';
+import { areaPolygon, bboxesMeet, partsPolygon, polygonBounds } from './geometry';
+import type { Feature, MultiPolygon, Polygon } from 'geojson';
 import { PlaceField } from './place-field';
 import { download } from './export';
 import { FileInfoView } from './file-info';
@@ -18,7 +19,9 @@ import type { StyleSpecification } from 'maplibre-gl';
 import { ProgressView } from './progress-view';
 import { QueryForm } from './query-form';
 import { ResultList } from './result-list';
-import { TagStatsView } from './tag-stats';
+import { refine, TagStatsView } from './tag-stats';
+import { CentreTool } from './centre-tool';
+import { StyleByKey } from './style-by-key';
 import { readUrl, SAMPLE_URL, toQuery, writeUrl, type LinkContext } from './url-state';
 import { watchForUpdates } from './updates';
 import { gpuWarmedUp } from './gpu-warm-up';
@@ -68,11 +71,14 @@ const doEarlyActions = holdEarlyActions();
 form.state = readUrl(location.search).state;
 const formAtStart = JSON.stringify(form.state);
 await gpuWarmedUp();
+const centreTool = new CentreTool($<HTMLInputElement>('input[name=near]'), $<HTMLButtonElement>('#pick-centre'), $<HTMLButtonElement>('#undo-centre'), (lat, lon) => form.setCentre(lat, lon), () => previewArea());
 const mapView = new MapView(
   $('#map'),
   (lat, lon) => {
+    // A click sets a point only with a tool on: never as a side effect (closing a popup, say).
     if (placeField.drawing) placeField.addVertex(lat, lon);
-    else form.setCentre(lat, lon);
+    else if (centreTool.picking) centreTool.pick(lat, lon);
+    else return;
     previewArea();
   },
   (type, id) => void openPopup(type, id),
@@ -108,9 +114,9 @@ const list = new ResultList(
 const tagStats = new TagStatsView(
   $('#tag-stats'),
   (key) => client.stats(key),
-  (condition) => {
+  (condition, exclude) => {
     const state = form.state;
-    form.state = { ...state, q: `${state.q.trim()} ${condition}`.trim() };
+    form.state = { ...state, q: refine(state.q, condition, exclude) };
     submit(true);
   },
 );
@@ -119,6 +125,16 @@ const cancelButton = $<HTMLButtonElement>('#cancel');
 const exportButton = $<HTMLButtonElement>('#export');
 const csvButton = $<HTMLButtonElement>('#export-csv');
 const saveIndexButton = $<HTMLButtonElement>('#save-index');
+const zoomButton = $<HTMLButtonElement>('#zoom-to-data');
+const styleByKey = new StyleByKey($<HTMLInputElement>('#style-key'), $('#style-legend'), (key) => client.styleClasses(key), (features) => mapView.setStyleClasses(features));
+$('#style-key').addEventListener('change', () => {
+  void styleByKey.apply();
+  const search = writeUrl(readUrl(location.search).state, linkContext());
+  if (search !== location.search) history.replaceState(null, '', search);
+});
+/** The last answer's bbox of match positions `[w, s, e, n]` (degrees), for "Zoom to data". */
+let answerBounds: number[] | null = null;
+zoomButton.addEventListener('click', () => answerBounds && mapView.fit(answerBounds as [number, number, number, number]));
 /** The last run's file name, for the saved index's name. */
 let runFileName = '';
 
@@ -126,22 +142,44 @@ let runFileName = '';
 let source: SourceSpec | null = null;
 let sourceUrl: string | null = null;
 let sourceFile: string | null = null;
+/** The file (`sourceKey`) whose file info the page shows, if any. */
+let infoOf: string | null = null;
 /** The file (`sourceKey`) whose header bbox the map shows, if any. */
 let headerBboxOf: string | null = null;
 /** Set while the page applies a link, so its map view is kept rather than fitted to the area. */
 let keepMapView = false;
+
+/** The file a link named (and its size, when the link gives it), until a file is opened. */
+let linkFile: { name: string; size: number | null } | null = null;
 
 function setSource(next: SourceSpec, url: string | null): void {
   source = next;
   sourceUrl = url;
   const name = next.kind === 'file' ? next.file.name : next.url;
   sourceFile = url ? null : name;
+  if (next.kind === 'url') {
+    linkFile = null; // a link naming a file is answered by a URL instead: no note of it
+    $('#file-note').hidden = true;
+  }
   $('#source-name').textContent = `File: ${name}`;
 }
 
 /** The link context of the page as it is now. */
 function linkContext(): LinkContext {
-  return { src: sourceUrl, file: sourceFile, map: mapView.view(), basemap: basemapUrl };
+  const size = source?.kind === 'file' && sourceFile === source.file.name ? source.file.size : null;
+  return { src: sourceUrl, file: sourceFile, size, map: mapView.view(), basemap: basemapUrl, style: styleByKey.key || null };
+}
+
+/** Says so when the file opened is not the one the link was made for (another name or size); hides the note otherwise. */
+function noteLinkFile(file: File): void {
+  const note = $('#file-note');
+  const wanted = linkFile;
+  linkFile = null;
+  const other = wanted && (wanted.name !== file.name || (wanted.size !== null && wanted.size !== file.size));
+  note.hidden = !other;
+  if (!wanted || !other) return;
+  const bytes = (n: number | null) => (n === null ? '' : ` (${n.toLocaleString('en')} bytes)`);
+  note.textContent = `This link was made for ${wanted.name}${bytes(wanted.size)}; this is ${file.name}${bytes(file.size)}: the answer is this file's.`;
 }
 
 /** Downloads over this size from another origin, started by a link, need the user's yes. */
@@ -282,8 +320,10 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
     progress.setCount(0);
     progress.setMapSample(1, 0);
     progress.setChanges(undefined);
+    zoomButton.disabled = true;
   };
   clearAnswer();
+  $('#area-note').hidden = true;
   exportButton.disabled = csvButton.disabled = saveIndexButton.disabled = true;
   progress.setAreaCopy('none');
   runFileName = name.split('/').pop() || 'file.osm.pbf';
@@ -299,6 +339,11 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
     void mapView.setHeaderBbox(null, false);
     headerBboxOf = null;
   }
+  // Nothing of another file, or of the last question's link, stays on screen.
+  if (runFile !== infoOf) fileInfo.clear();
+  infoOf = runFile;
+  resetShare();
+  progress.clearStats();
   const showHeaderBbox = (bbox: number[] | null, fit: boolean) => {
     void mapView.setHeaderBbox(bbox, fit);
     headerBboxOf = runFile;
@@ -327,6 +372,7 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
       fileInfo.show(info);
       // The first word of a run (its header) brings the header bbox; a whole read's facts follow.
       if (info.header && !info.facts) {
+        noteAreaOutside(polygon, info.header.bbox);
         if (polygon === null && fit) showHeaderBbox(info.header.bbox, true);
         else waitingBbox = info.header.bbox;
       }
@@ -367,10 +413,15 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
   // What was found before a failure stays on the map and in the list.
   progress.setCount(end.count);
   progress.setChanges(end.changes);
+  answerBounds = end.bounds ?? null;
+  zoomButton.disabled = answerBounds === null;
+  // A whole-file answer has no area to frame: the first one after opening a file frames its data.
+  if (answerBounds && fit && query.area === 'everywhere') mapView.fit(answerBounds as [number, number, number, number]);
   list.setCount(end.count);
   exportButton.disabled = csvButton.disabled = end.count === 0;
   saveIndexButton.disabled = !end.blobIndex;
   if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns, end.changes !== undefined));
+  if (styleByKey.key) void styleByKey.apply();
   record();
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
   // A syntax error (the decoder parses the query before reading) marks its spot in the input.
@@ -413,6 +464,7 @@ function submit(push: boolean, fromLink = false): void {
 }
 
 function openFile(file: File): void {
+  noteLinkFile(file);
   setSource({ kind: 'file', file }, null);
   submit(false);
 }
@@ -491,7 +543,8 @@ window.addEventListener('drop', (e) => {
  * query. A link made from a local file names the file and asks for it.
  */
 function applyUrl(): void {
-  const { state, src, file, map, hasQuery } = readUrl(location.search);
+  const { state, src, file, size, map, style, hasQuery } = readUrl(location.search);
+  styleByKey.key = style ?? '';
   form.state = state;
   keepMapView = map !== null;
   if (map) mapView.jumpTo(map);
@@ -501,6 +554,7 @@ function applyUrl(): void {
   if (src) openUrl(src, false);
   else if (file && sourceName !== file) {
     sourceFile = file;
+    linkFile = { name: file, size: size ?? null };
     $('#source-name').textContent = `This link was made for the file ${file}: open it (or drop it here) to run the query.`;
     progress.setStatus(`open ${file} to run this query`);
   } else if (hasQuery && source) {
@@ -551,6 +605,23 @@ $<HTMLFormElement>('#basemap-form').addEventListener('submit', (e) => {
   location.search = params.toString();
 });
 
+/**
+ * Says so, as the file's header comes, when the query's area (`polygon`) does not meet the bbox
+ * its header gives (`[w, s, e, n]`, degrees): nothing in the file can match there.
+ */
+function noteAreaOutside(polygon: Feature<Polygon | MultiPolygon> | null, bbox: number[] | null): void {
+  const note = $('#area-note');
+  note.hidden = !polygon || !bbox || bboxesMeet(polygonBounds(polygon), bbox);
+  if (note.hidden || !bbox) return;
+  const [w, s, e, n] = bbox.map((v) => v.toFixed(3));
+  note.textContent = `The query's area lies outside this file (its bbox is ${w},${s},${e},${n}): nothing in it can match. Move the area onto the file.`;
+}
+
+/** Hides the copied link and its note: they were of the last question. */
+function resetShare(): void {
+  $<HTMLInputElement>('#share-link').hidden = true;
+  if ($('#copy-link').textContent !== 'Copy link') $('#copy-link').textContent = 'Copy link';
+}
 $('#copy-link').addEventListener('click', async () => {
   const link = $<HTMLInputElement>('#share-link');
   link.value = location.href;
@@ -562,6 +633,11 @@ $('#copy-link').addEventListener('click', async () => {
   } catch {
     $('#copy-link').textContent = 'Copy the link below';
   }
+});
+// The skip link moves the focus to the query field, not the URL's hash (a popstate would apply the URL again).
+$('.skip-link').addEventListener('click', (e) => {
+  e.preventDefault();
+  $<HTMLInputElement>('input[name=q]').focus();
 });
 window.addEventListener('popstate', applyUrl);
 const typedEarly = JSON.stringify(form.state) !== formAtStart ? form.state : null;

@@ -127,14 +127,14 @@ function offlineStyle(): StyleSpecification {
         type: 'fill',
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['Polygon', 'MultiPolygon']]],
-        paint: { 'fill-color': byChange('#d1242f'), 'fill-opacity': 0.18 },
+        paint: { 'fill-color': matchColour('#d1242f'), 'fill-opacity': 0.18 },
       },
       {
         id: 'match-area-outlines',
         type: 'line',
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['Polygon', 'MultiPolygon']]],
-        paint: { 'line-color': byChange('#d1242f'), 'line-width': 1.5 },
+        paint: { 'line-color': matchColour('#d1242f'), 'line-width': 1.5 },
       },
       {
         id: 'match-lines',
@@ -142,7 +142,7 @@ function offlineStyle(): StyleSpecification {
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['LineString', 'MultiLineString']]],
         layout: { 'line-cap': 'round', 'line-join': 'round' },
-        paint: { 'line-color': byChange('#d1242f'), 'line-width': ['interpolate', ['linear'], ['zoom'], 10, 2, 16, 4] },
+        paint: { 'line-color': matchColour('#d1242f'), 'line-width': ['interpolate', ['linear'], ['zoom'], 10, 2, 16, 4] },
       },
       {
         // Large answers are drawn clustered below zoom 13 (see CLUSTER_ABOVE).
@@ -165,7 +165,7 @@ function offlineStyle(): StyleSpecification {
         filter: ['all', ['!', ['has', 'point_count']], ['==', ['geometry-type'], 'Point']],
         paint: {
           'circle-radius': ['interpolate', ['linear'], ['zoom'], 4, 3, 14, 6],
-          'circle-color': byChange(['match', ['get', 'type'], 'way', '#d1242f', '#8250df']),
+          'circle-color': matchColour(['match', ['get', 'type'], 'way', '#d1242f', '#8250df']),
           'circle-stroke-color': '#ffffff',
           'circle-stroke-width': 1.2,
         },
@@ -181,6 +181,18 @@ export const CHANGE_COLOURS = { created: '#1a7f37', modified: '#0969da', deleted
 function byChange(colour: string | ExpressionSpecification): ExpressionSpecification {
   const { created, modified, deleted } = CHANGE_COLOURS;
   return ['match', ['coalesce', ['get', 'change'], ''], 'created', created, 'modified', modified, 'deleted', deleted, colour];
+}
+
+/**
+ * "Colour by a key": the colours of its most frequent values in order (as many as the query
+ * worker's `STYLE_TOP`), then of other values, then of matches without the key.
+ */
+export const STYLE_COLOURS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#c7c7c7'];
+
+/** A match's colour: its class's when the map is coloured by a key (feature state `style`), else as {@link byChange}. */
+function matchColour(colour: string | ExpressionSpecification): ExpressionSpecification {
+  const byClass = STYLE_COLOURS.flatMap((c, i) => [i, c]);
+  return ['match', ['coalesce', ['feature-state', 'style'], -1], ...byClass, byChange(colour)] as unknown as ExpressionSpecification;
 }
 
 export class MapView {
@@ -372,6 +384,16 @@ export class MapView {
   }
 
   /** Removes every drawn match (a new query starts). */
+  /**
+   * Colours the matches by class (`features`: feature id, class, … as the query worker's
+   * `StyleClasses` gives them; class `i` in {@link STYLE_COLOURS}`[i]`), or by type again (null).
+   */
+  async setStyleClasses(features: number[] | null): Promise<void> {
+    await this.loaded;
+    this.map.removeFeatureState({ source: 'matches' });
+    for (let i = 0; features && i < features.length; i += 2) this.map.setFeatureState({ source: 'matches', id: features[i] }, { style: features[i + 1] });
+  }
+
   async clearMatches(): Promise<void> {
     this.reveal();
     this.popup?.remove();

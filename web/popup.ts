@@ -11,6 +11,30 @@ export function osmUrl(match: Pick<Match, 'type' | 'id'>): string {
   return `https://www.openstreetmap.org/${match.type}/${Math.trunc(match.id)}`;
 }
 
+/**
+ * Where to edit an element: iD on openstreetmap.org (`edit?editor=id&TYPE=ID`), and JOSM through
+ * its remote control on this machine (JOSM wiki, "Remote control": `load_object`). Built from
+ * the type and the numeric id only.
+ */
+export function editUrls(match: Pick<Match, 'type' | 'id'>): { iD: string; josm: string } {
+  const id = Math.trunc(match.id);
+  return { iD: `https://www.openstreetmap.org/edit?editor=id&${match.type}=${id}`, josm: `http://127.0.0.1:8111/load_object?objects=${match.type[0]}${id}` };
+}
+
+/** "edit in iD · JOSM": links to edit `match`, each in a new tab (a click on one goes no further: a row stays put). */
+export function editLinks(match: Pick<Match, 'type' | 'id'>): HTMLElement {
+  const { iD, josm } = editUrls(match);
+  const span = document.createElement('span');
+  span.className = 'edit';
+  span.dataset.testid = 'edit-links';
+  const links = [newTabLink(iD, 'iD'), newTabLink(josm, 'JOSM')];
+  links[0].title = `Edit ${match.type} ${Math.trunc(match.id)} in iD on openstreetmap.org`;
+  links[1].title = `Load ${match.type} ${Math.trunc(match.id)} into JOSM (its remote control must be on)`;
+  for (const a of links) a.addEventListener('click', (e) => e.stopPropagation());
+  span.append('edit in ', links[0], ' · ', links[1]);
+  return span;
+}
+
 /** Longest name shown in the list, in UTF-16 units: one tag of 5 000 characters must not fill it. */
 const MAX_LABEL = 120;
 
@@ -84,7 +108,7 @@ export function popupContent(match: Match, showAll: () => void = () => {}): HTML
   const root = document.createElement('div');
   root.className = 'tag-popup';
   root.dataset.testid = 'popup';
-  root.append(newTabLink(osmUrl(match), `${match.type} ${match.id} on openstreetmap.org`));
+  root.append(newTabLink(osmUrl(match), `${match.type} ${match.id} on openstreetmap.org`), ' ', editLinks(match));
   if (match.change) {
     // A deleted match shows its tags as they were at the first moment.
     const change = document.createElement('p');

@@ -102,6 +102,12 @@ export class ProgressView {
           `(about ${Math.round(count / oneIn).toLocaleString('en')} of ${count.toLocaleString('en')}). The list and the exports hold every match.`;
   }
 
+  /** Clears the last read's figures (a new read starts: they were of another). */
+  clearStats(): void {
+    if (this.bar.value !== 0) this.bar.value = 0; // set only when it changes: a write is a mutation observers see
+    if (this.stats.textContent) this.stats.textContent = '';
+  }
+
   update(p: Progress): void {
     this.bar.value = p.totalBytes > 0 ? p.bytesRead / p.totalBytes : 0;
     const seconds = p.elapsedMs / 1000;

@@ -4,7 +4,7 @@
  * The page imports this and the shared types, nothing else of the pipeline.
  */
 import type { CallReply, CallRequest, FromQueryWorker, RunEnd, RunEvent, SourceSpec, ToQueryWorker } from '../workers/messages';
-import type { FileInfo, Match, Place, Progress, Query, TagStats } from '../workers/types';
+import type { FileInfo, Match, Place, Progress, Query, StyleClasses, TagStats } from '../workers/types';
 import { contextFeatures, mapChanges } from '../workers/common/wire';
 
 export type { SourceSpec, RunEnd };
@@ -48,7 +48,7 @@ export interface RunHandlers {
  * How a run ended, with the final match count and the Wasm memory the workers hold (bytes);
  * `replaced` when a newer run ended it (its count is then 0: the page no longer shows it).
  */
-export type RunResult = RunEnd & { count: number; wasmBytes: number; blobIndex?: boolean; replaced?: boolean; changes?: number[] };
+export type RunResult = RunEnd & { count: number; wasmBytes: number; blobIndex?: boolean; replaced?: boolean; changes?: number[]; bounds?: number[] };
 
 /** Calls `f` once the page has drawn its next frame (soon, in a hidden page, which draws none). */
 function afterNextFrame(f: () => void): void {
@@ -228,6 +228,11 @@ export class QueryClient {
   /** Tag statistics of the answer, with the most frequent values of `key` (empty: none). */
   stats(key: string): Promise<TagStats> {
     return this.call({ call: 'stats', id: ++this.callId, key }, (r) => (r.call === 'stats' ? r.result : undefined));
+  }
+
+  /** The matches classed by their values of `key` (the map's "Colour by"). */
+  styleClasses(key: string): Promise<StyleClasses> {
+    return this.call({ call: 'style-classes', id: ++this.callId, key }, (r) => (r.call === 'style-classes' ? r.result : undefined));
   }
 
   /** The answer as a GeoJSON FeatureCollection file (RFC 7946). */

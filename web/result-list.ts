@@ -4,9 +4,10 @@
  * columns the query worker chooses (the query's keys, then the answer's most frequent keys).
  * Rows come from the query worker in the order it keeps (label, then type and id, unless a
  * column header asked for another); a click on a row flies to the match and opens its tags.
+ * Each row ends with links to edit the match in iD and JOSM.
  * Tag values are untrusted: set as text only.
  */
-import { labelText } from './popup';
+import { editLinks, labelText } from './popup';
 import type { Match } from '../workers/types';
 
 /** Height of one row in CSS pixels (fixed, so a row's position is its index × this). */
@@ -19,6 +20,8 @@ const OVERSCAN = 10;
  * maps its range onto the rows: row positions then follow the scroll (see {@link ResultList.topIndex}).
  */
 const MAX_LIST_HEIGHT = 8_000_000;
+/** The width of the last column, the edit links. */
+const EDIT_COLUMN = '120px';
 
 /** Fetches `count` rows from `start` in the table's order. */
 export type RowSource = (start: number, count: number) => Promise<Match[]>;
@@ -53,10 +56,18 @@ export class ResultList {
     onPick: (m: Match) => void,
     private onOrder: (order: Order) => Promise<void>,
   ) {
-    list.addEventListener('click', (e) => {
+    const pick = (e: Event) => {
       const li = (e.target as HTMLElement).closest('li');
       const match = li ? this.shown.get(Number(li.dataset.index))?.match : undefined;
       if (match) onPick(match);
+    };
+    list.addEventListener('click', pick);
+    // A row has the focus in turn (Tab): Enter or Space opens it as a click does.
+    list.addEventListener('keydown', (e) => {
+      if ((e.key === 'Enter' || e.key === ' ') && (e.target as HTMLElement).matches('li')) {
+        e.preventDefault();
+        pick(e);
+      }
     });
     header.addEventListener('click', (e) => {
       const button = (e.target as HTMLElement).closest('button');
@@ -111,8 +122,9 @@ export class ResultList {
 
   private drawHeader(): void {
     const cols = this.columns();
-    this.header.style.gridTemplateColumns = this.list.style.gridTemplateColumns = gridOf(cols);
-    this.list.style.setProperty('--columns', gridOf(cols));
+    const grid = `${gridOf(cols)} ${EDIT_COLUMN}`;
+    this.header.style.gridTemplateColumns = this.list.style.gridTemplateColumns = grid;
+    this.list.style.setProperty('--columns', grid);
     this.header.replaceChildren(
       ...cols.map((c) => {
         const b = document.createElement('button');
@@ -125,6 +137,7 @@ export class ResultList {
         b.setAttribute('aria-sort', this.order.column === c ? (this.order.descending ? 'descending' : 'ascending') : 'none');
         return b;
       }),
+      Object.assign(document.createElement('span'), { textContent: 'edit', className: 'edit-header' }),
     );
   }
 
@@ -181,6 +194,10 @@ export class ResultList {
   private fill(li: HTMLLIElement, m: Match, index: number, top: number): HTMLLIElement {
     const change = this.changeView ? [m.change ?? ''] : [];
     const texts = [m.type, String(m.id), labelText(m), ...change, ...this.tagColumns.map((k) => m.tags.find(([key]) => key === k)?.[1] ?? '')];
+    // The edit links come last: kept while the row shows the same match (a click on one must land).
+    let edit = li.querySelector<HTMLElement>(':scope > .edit');
+    if (li.dataset.osmType !== m.type || li.dataset.osmId !== String(m.id)) edit = editLinks(m);
+    edit?.remove();
     while (li.children.length > texts.length) li.lastElementChild!.remove();
     texts.forEach((text, i) => {
       // The name sits in a <bdi>: right-to-left or override characters stay inside it.
@@ -188,10 +205,12 @@ export class ResultList {
       cell.textContent = text; // untrusted text, set as text: never innerHTML
       if (i !== 2) cell.title = text; // the name's tooltip is the popup
     });
+    li.append(edit ?? editLinks(m));
     li.value = index + 1;
     li.style.top = `${top}px`;
     li.dataset.index = String(index);
     li.dataset.testid = 'result-item';
+    li.tabIndex = 0;
     li.dataset.osmType = m.type;
     li.dataset.osmId = String(m.id);
     // A match with no location (no node of it in the file) is marked, its reason as the tooltip.

@@ -1,7 +1,8 @@
 /**
  * Tag statistics of the answer, as taginfo shows them for the planet: counts by element type,
- * the most frequent keys, and for a chosen key its most frequent values; a click on a value adds
- * `KEY=VALUE` to the query. Keys and values are untrusted text: set as text only.
+ * the most frequent keys, and for a chosen key its most frequent values; a click on a value
+ * refines the query to it, or excludes it ({@link refine}). Keys and values are untrusted text:
+ * set as text only.
  */
 import type { TagStats } from '../workers/types';
 
@@ -11,17 +12,28 @@ export function tagCondition(key: string, value: string): string {
   return `${word(key)}=${word(value)}`;
 }
 
+/**
+ * `query` refined by a condition of the statistics: `(QUERY) and CONDITION`, or with `exclude`
+ * `(QUERY) and not CONDITION`. The query is bracketed whole: `and` binds tighter than `or`
+ * (docs/query-language.md), so `a or b c` would keep every `a`.
+ */
+export function refine(query: string, condition: string, exclude: boolean): string {
+  const q = query.trim();
+  const refinement = exclude ? `not ${condition}` : condition;
+  return q ? `(${q}) and ${refinement}` : refinement;
+}
+
 export class TagStatsView {
   private key: string | null = null;
 
   /**
    * @param load fetches the statistics with the values of `key` (empty: none).
-   * @param onAdd called with `KEY=VALUE` when a value is clicked.
+   * @param onRefine called with `KEY=VALUE` when a value is clicked, and whether to exclude it.
    */
   constructor(
     private root: HTMLElement,
     private load: (key: string) => Promise<TagStats>,
-    private onAdd: (condition: string) => void,
+    private onRefine: (condition: string, exclude: boolean) => void,
   ) {}
 
   /** Clears the view (a new query starts). */
@@ -46,7 +58,8 @@ export class TagStatsView {
     if (stats.long_keys > 0) parts.push(this.caption(`${stats.long_keys} ${stats.long_keys === 1 ? 'key' : 'keys'} over 200 bytes not listed`));
     if (this.key !== null) {
       const key = this.key;
-      parts.push(this.caption(`Values of ${key} (click one to add it to the query)`), this.list(stats.values, 'stats-value', (v) => this.onAdd(tagCondition(key, v))));
+      const values = this.list(stats.values, 'stats-value', (v) => this.onRefine(tagCondition(key, v), false), (v) => this.onRefine(tagCondition(key, v), true));
+      parts.push(this.caption(`Values of ${key} (click one to keep only it, or exclude it)`), values);
       if (stats.long_values > 0) parts.push(this.caption(`${stats.long_values} ${stats.long_values === 1 ? 'value' : 'values'} over 200 bytes not listed`));
     }
     body.replaceChildren(...parts);
@@ -59,7 +72,8 @@ export class TagStatsView {
     return p;
   }
 
-  private list(entries: [string, number][], testid: string, onClick: (text: string) => void): HTMLElement {
+  /** A list of buttons, one per entry; with `onExclude`, each with an exclude button beside it. */
+  private list(entries: [string, number][], testid: string, onClick: (text: string) => void, onExclude?: (text: string) => void): HTMLElement {
     const ul = document.createElement('ul');
     for (const [text, count] of entries) {
       const li = document.createElement('li');
@@ -70,6 +84,17 @@ export class TagStatsView {
       b.textContent = `${text} (${count})`;
       b.addEventListener('click', () => onClick(text));
       li.append(b);
+      if (onExclude) {
+        const exclude = document.createElement('button');
+        exclude.type = 'button';
+        exclude.dataset.testid = 'stats-exclude';
+        exclude.dataset.text = text;
+        exclude.className = 'exclude';
+        exclude.textContent = 'exclude';
+        exclude.setAttribute('aria-label', `exclude ${text}`);
+        exclude.addEventListener('click', () => onExclude(text));
+        li.append(' ', exclude);
+      }
       ul.append(li);
     }
     return ul;

@@ -63,7 +63,15 @@ describe('URL state', () => {
     expect(readUrl(search).state.at).toBe('2021-07-01T00:00:00');
   });
 
-  it('carries the first moment of a change view (from=), which must come before the second', () => {
+  it("carries a local file's name and size, and drops a size that is not a byte count", () => {
+    const search = writeUrl({ ...DEFAULT_STATE }, { src: null, file: 'malta.osm.pbf', size: 6_016_219, map: null });
+    expect(new URLSearchParams(search).get('size')).toBe('6016219');
+    expect(readUrl(search)).toMatchObject({ file: 'malta.osm.pbf', size: 6_016_219 });
+    expect(readUrl('?q=shop&file=a.osm.pbf&size=-1').size).toBeNull();
+    expect(readUrl('?q=shop&size=5').size).toBeNull(); // no file, no size
+  });
+
+    it('carries the first moment of a change view (from=), which must come before the second', () => {
     const state = readUrl('?q=shop&from=2020-01-01&at=2021-07-01T00:00:00Z').state;
     expect([state.from, state.at]).toEqual(['2020-01-01T00:00:00', '2021-07-01T00:00:00']);
     expect(toQuery(state)).toMatchObject({ from: 1_577_836_800, at: 1_625_097_600 });

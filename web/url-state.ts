@@ -4,7 +4,9 @@
  * (`lat,lon`), `radius` (metres), `bbox` (`minlon,minlat,maxlon,maxlat`), `in` (`relation/ID`: inside
  * that boundary or multipolygon of the file), `poly` (`lat lon lat lon …`: inside that polygon;
  * workers/common/polygon-text.ts), `src` (a PBF URL),
- * `basemap` (a MapLibre style URL for an online basemap), `at` (ISO 8601: the moment a history
+ * `file` and `size` (the name and size in bytes of the local file a link was made from),
+ * `basemap` (a MapLibre style URL for an online basemap), `style` (a tag key the map colours
+ * the matches by), `at` (ISO 8601: the moment a history
  * file is answered as of; UTC when it names no zone), `from` (ISO 8601: with `at`, what changed
  * from this moment to that one, on a history file).
  */
@@ -46,9 +48,13 @@ export interface MapView {
 export interface LinkContext {
   src: string | null;
   file: string | null;
+  /** The size in bytes of the local file the link was made from (with `file`). */
+  size?: number | null;
   map: MapView | null;
   /** The online basemap's style URL, if one was chosen. */
   basemap?: string | null;
+  /** The tag key the map colours the matches by, if any. */
+  style?: string | null;
 }
 
 /** A moment as the form's date control holds it: `YYYY-MM-DDTHH:MM:SS`, UTC. */
@@ -96,14 +102,19 @@ export function readUrl(search: string): { state: QueryState; hasQuery: boolean 
     at: momentField(p.get('at')),
     from: momentField(p.get('from')),
   };
-  return { state, src: p.get('src'), file: p.get('file'), map: parseMapView(p.get('map')), basemap: p.get('basemap'), hasQuery: p.has('q') };
+  const size = Number(p.get('size') ?? NaN);
+  const fileSize = p.get('file') && Number.isSafeInteger(size) && size >= 0 ? size : null;
+  return { state, src: p.get('src'), file: p.get('file'), size: fileSize, map: parseMapView(p.get('map')), basemap: p.get('basemap'), style: p.get('style'), hasQuery: p.has('q') };
 }
 
 /** The search string (`?q=…`) for a query state and its link context. */
 export function writeUrl(state: QueryState, link: LinkContext): string {
   const p = new URLSearchParams();
   if (link.src) p.set('src', link.src);
-  else if (link.file) p.set('file', link.file);
+  else if (link.file) {
+    p.set('file', link.file);
+    if (typeof link.size === 'number') p.set('size', String(link.size));
+  }
   p.set('q', state.q.trim());
   if (state.place === 'circle') {
     p.set('near', state.near.replace(/\s+/g, ''));
@@ -119,6 +130,7 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
   if (state.from.trim()) p.set('from', linkMoment(state.from));
   if (state.at.trim()) p.set('at', linkMoment(state.at));
   if (link.basemap) p.set('basemap', link.basemap);
+  if (link.style) p.set('style', link.style);
   if (link.map) p.set('map', `${link.map.zoom.toFixed(2)}/${link.map.lat.toFixed(5)}/${link.map.lon.toFixed(5)}`);
   // URLSearchParams encodes '=', ',', '/', ';' and '!' although a query value may hold them; keep links readable.
   return `?${p.toString().replace(/%3D/g, '=').replace(/%2C/g, ',').replace(/%2F/g, '/').replace(/%3B/g, ';').replace(/%21/g, '!')}`;

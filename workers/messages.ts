@@ -3,7 +3,7 @@
  * plus the events of a run. The page sends a source and a query; it gets back only what it
  * draws: map changes, counts, progress, and on demand list rows, one match, or the export.
  */
-import type { FileInfo, Match, Place, Progress, Query, TagStats } from './types';
+import type { FileInfo, Match, Place, Progress, Query, StyleClasses, TagStats } from './types';
 
 /** Where the file is: a local `File` (cloned to the worker, never read by the page) or a URL. */
 export type SourceSpec = { kind: 'file'; file: File } | { kind: 'url'; url: string };
@@ -23,6 +23,8 @@ export interface QueryCalls {
   order: { args: { column: string; descending: boolean }; result: null };
   /** Tag statistics of the answer, with the most frequent values of `key` (empty: none). */
   stats: { args: { key: string }; result: TagStats };
+  /** The matches classed by their values of `key`, for colouring the map by it. */
+  'style-classes': { args: { key: string }; result: StyleClasses };
   /** The answer as a GeoJSON FeatureCollection (RFC 7946) or CSV (RFC 4180, WKT geometry) file, built in the worker. */
   export: { args: { format: 'geojson' | 'csv' }; result: Blob };
   /** The blob index of the last run's file (docs/blob-index.md), or null when there is none. */
@@ -97,8 +99,11 @@ export type RunEvent =
    */
   | { type: 'confirm'; run: number; host: string; bytes: number; redirect: boolean }
   /** `blobIndex`: an index of the run's file is at hand, or is being finished (the `blob-index` call waits for it and gives it). */
-  /** `changes`: a change view's counts, `[created, modified, deleted]`. */
-  | ({ type: 'end'; run: number; count: number; wasmBytes: number; blobIndex: boolean; changes?: number[] } & RunEnd)
+  /**
+   * `changes`: a change view's counts, `[created, modified, deleted]`; `bounds`: the matches'
+   * positions' bbox `[w, s, e, n]` (degrees), absent with none placed.
+   */
+  | ({ type: 'end'; run: number; count: number; wasmBytes: number; blobIndex: boolean; changes?: number[]; bounds?: number[] } & RunEnd)
   /**
    * The basemap of the run's area, after its end: `features` as `readContext` encodes them
    * (null: none, and `note` says why); `drawing`: the read has only started (`note` says so).

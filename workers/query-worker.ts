@@ -321,8 +321,9 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
   run.finishIndex = null;
   // A read of an area copy learnt the copy's facts: the file's were kept with it.
   const facts: FileInfo['facts'] = end.status !== 'done' ? null : copy ? copy.meta.info.facts : JSON.parse(assembler.fileFacts());
-  const found = assembler.outline();
-  if (relation !== null && found) keepOutline(file, relation, JSON.parse(found));
+  const outlineText = relation !== null ? assembler.outline() : undefined;
+  const found: number[][][][] | null = outlineText ? JSON.parse(outlineText) : null;
+  if (relation !== null && found) keepOutline(file, relation, found);
   // A copy holds only its area's places: the file's are those of a whole read of it.
   const places = copy ? undefined : assembler.takePlaces();
   if (places) keepPlaces(file, places);
@@ -333,12 +334,13 @@ async function start(msg: Extract<ToQueryWorker, { type: 'run' }>): Promise<void
     if (final) post({ type: 'progress', run: run.id, progress: final }); // the last report may have been held back
     flushChanges(run); // what was found before a failure stays on the map
     if (facts) post({ type: 'file-info', run: run.id, info: { ...info, facts } });
-    if (relation !== null && found) post({ type: 'outline', run: run.id, relation, parts: JSON.parse(found) });
+    if (relation !== null && found) post({ type: 'outline', run: run.id, relation, parts: found });
     if (places) post({ type: 'places', run: run.id, count: places.count() });
     // A change view's counts, also of what a failed or cancelled one found.
     const changeView = msg.query?.from !== undefined && (end.status === 'done' || assembler.count() > 0);
     const changes = changeView ? { changes: Array.from(assembler.changeCounts()) } : {};
-    post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: run.index !== null || finishIndex !== null, ...changes });
+    const bounds = assembler.answerBounds();
+    post({ type: 'end', run: run.id, ...end, count: assembler.count(), wasmBytes, blobIndex: run.index !== null || finishIndex !== null, ...changes, ...(bounds ? { bounds: Array.from(bounds) } : {}) });
   });
   info.facts = facts; // once the header's info above is sent without them
   // The work after the answer waits for the page to have drawn it, not the other way round.
@@ -504,6 +506,8 @@ let lastFile = '';
 
 /** Keys, and values of a key, listed in tag statistics. */
 const STATS_TOP = 25;
+/** Values of a key the map colours each in a colour of its own (the rest are "other"): `STYLE_COLOURS` in web/map-view.ts has as many. */
+const STYLE_TOP = 8;
 
 /** Answers a page's call from the last run's answer. */
 async function reply(req: CallRequest): Promise<CallReply> {
@@ -522,6 +526,10 @@ async function reply(req: CallRequest): Promise<CallReply> {
     case 'stats': {
       const empty = { types: [0, 0, 0], keys: [], values: [], long_keys: 0, long_values: 0, columns: [] };
       return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.assembler.tagStats(req.key, STATS_TOP)) : empty };
+    }
+    case 'style-classes': {
+      const empty = { values: [], other: 0, none: 0, features: [] };
+      return { call: 'style-classes', id: req.id, result: answer ? JSON.parse(answer.assembler.styleClasses(req.key, STYLE_TOP)) : empty };
     }
     case 'places':
       return { call: 'places', id: req.id, result: searchPlaces(lastFile, req.text, PLACES_SHOWN) };

@@ -38,6 +38,17 @@ export interface Query {
 }
 
 /** Tag statistics of an answer (`QueryAssembler.tagStats`). */
+/** The matches classed by their values of one key (the crate's `StyleClasses`). */
+export interface StyleClasses {
+  /** The most frequent values with their counts, most frequent first: class `i` is `values[i]`. */
+  values: [string, number][];
+  /** Matches with another value (class `values.length`), and without the key (class `values.length + 1`). */
+  other: number;
+  none: number;
+  /** For each match the map draws: its feature id, then its class. */
+  features: number[];
+}
+
 export interface TagStats {
   /** Matches by type: [nodes, ways, relations]. */
   types: [number, number, number];

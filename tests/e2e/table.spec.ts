@@ -4,10 +4,16 @@
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DATA_DIR } from './data';
 
 const cafes: { nodes: number[] } = JSON.parse(readFileSync(join(DATA_DIR, 'expected/helsinki.cafe-1000m.json'), 'utf8'));
+/** The query-language answers libosmium gives (tests/answers/language/make-answers.py). */
+const answers: { q: string; nodes: number[]; ways: number[]; relations: number[] }[] = JSON.parse(readFileSync(resolve(import.meta.dirname, '../answers/language/answers.json'), 'utf8'));
+const countOf = (q: string) => {
+  const a = answers.find((x) => x.q === q)!;
+  return a.nodes.length + a.ways.length + a.relations.length;
+};
 
 test('the table sorts by a column and the statistics refine the query', async ({ page }) => {
   await page.goto('/?q=amenity%3Dcafe&near=60.1699,24.9384&radius=1000');
@@ -34,9 +40,35 @@ test('the table sorts by a column and the statistics refine the query', async ({
   const value = page.getByTestId('stats-value').first();
   const [, text, count] = /^(.*) \((\d+)\)$/.exec((await value.textContent())!)!;
   await value.click();
-  await expect(page.getByLabel('Query', { exact: true })).toHaveValue(new RegExp(`^amenity=cafe cuisine="?${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?$`));
+  await expect(page.getByLabel('Query', { exact: true })).toHaveValue(new RegExp(`^\\(amenity=cafe\\) and cuisine="?${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"?$`));
   await expect(page.getByTestId('status')).toHaveText('done');
   await expect(page.getByTestId('result-count')).toHaveText(count);
+});
+
+test('a value of the statistics refines the whole query, or excludes itself, as libosmium answers it', async ({ page }) => {
+  const query = 'amenity=cafe or amenity=restaurant';
+  await page.goto(`/?q=${query}&near=35.8989,14.5146&radius=1000`);
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+  await expect(page.getByTestId('result-count')).toHaveText(String(countOf(query)));
+  await page.getByTestId('tag-stats').locator('summary').click();
+  await page.locator('[data-testid=stats-key][data-text=cuisine]').click();
+  await page.locator('[data-testid=stats-value][data-text=italian]').click();
+  const field = page.getByLabel('Query', { exact: true });
+  const kept = `(${query}) and cuisine=italian`;
+  await expect(field).toHaveValue(kept);
+  await expect(page.getByTestId('status')).toHaveText('done');
+  await expect(page.getByTestId('result-count')).toHaveText(String(countOf(kept))); // 9, not every café as well
+  // Back to the question, then without the Italian ones.
+  await page.goBack();
+  await expect(field).toHaveValue(query);
+  await expect(page.getByTestId('status')).toHaveText('done');
+  await page.locator('[data-testid=stats-key][data-text=cuisine]').click();
+  await page.locator('[data-testid=stats-exclude][data-text=italian]').click();
+  const excluded = `(${query}) and not cuisine=italian`;
+  await expect(field).toHaveValue(excluded);
+  await expect(page.getByTestId('status')).toHaveText('done');
+  await expect(page.getByTestId('result-count')).toHaveText(String(countOf(excluded)));
 });
 
 test('a click on a row lands even when the table redraws between the press and the release', async ({ page }) => {

@@ -53,6 +53,11 @@ QUERIES = [
      lambda k, t: t.get('leisure') == 'park'),
     ('malta.osm.pbf', 'tourism=hotel OR tourism=hostel', {'bbox': [14.50, 35.88, 14.53, 35.91]}, 'any',
      lambda k, t: t.get('tourism') in ('hotel', 'hostel')),
+    # The page's refinements from the tag statistics: a value kept, and a value excluded.
+    ('malta.osm.pbf', '(amenity=cafe or amenity=restaurant) and cuisine=italian', MALTA, 'any',
+     lambda k, t: t.get('amenity') in ('cafe', 'restaurant') and t.get('cuisine') == 'italian'),
+    ('malta.osm.pbf', '(amenity=cafe or amenity=restaurant) and not cuisine=italian', MALTA, 'any',
+     lambda k, t: t.get('amenity') in ('cafe', 'restaurant') and t.get('cuisine') != 'italian'),
 ]
 
 

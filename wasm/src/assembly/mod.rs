@@ -76,6 +76,7 @@ pub mod locations;
 pub mod read_plan;
 mod reads;
 mod shapes;
+pub mod style;
 pub mod table;
 pub mod trim;
 mod views;

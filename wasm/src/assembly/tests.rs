@@ -256,3 +256,36 @@ fn past_the_limit_the_map_draws_an_even_sample_and_takes_off_what_leaves_it() {
     assert_eq!((extra, missing, on_map.len()), (0, 0, sample.len()), "the sample, and only it, is on the map");
     assert!(on_map.len().abs_diff(3 * limit as usize / 4) < limit as usize / 20, "about a quarter: {}", on_map.len());
 }
+
+#[test]
+fn the_answers_bounds_hold_every_matched_node_and_way_position() {
+    let mut a = Assembler::new(everywhere(), 100);
+    assert_eq!(a.bounds(), None);
+    a.add_block(1, 100, 10, block(&[(1, 1.0, 2.0), (2, -3.0, 5.0), (3, 7.0, -1.0)], &[(1, "a")], &[(10, &[2, 3])])).unwrap();
+    a.finish();
+    // Node 1 at (1, 2); way 10 at the mean of its nodes, (2, 2): nodes 2 and 3 are no matches.
+    assert_eq!(a.bounds(), Some([2.0, 1.0, 2.0, 2.0]));
+}
+
+#[test]
+fn matches_are_classed_by_their_value_of_a_key_the_most_frequent_first() {
+    let mut a = Assembler::new(everywhere(), 100);
+    // Names a, a, b, c on nodes 1–4 and w on way 10 (all amenity=cafe).
+    let nodes = [(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0), (4, 1.0, 1.0)];
+    a.add_block(1, 100, 10, block(&nodes, &[(1, "a"), (2, "a"), (3, "b"), (4, "c")], &[(10, &[1])])).unwrap();
+    a.finish();
+    let classes = a.style_classes("name", 2);
+    assert_eq!(classes.values, vec![("a".to_string(), 2), ("b".to_string(), 1)]);
+    assert_eq!((classes.other, classes.none), (2, 0));
+    let mut by_id: Vec<(i64, usize)> = classes.features.chunks(2).map(|p| (p[0] as i64, p[1] as usize)).collect();
+    by_id.sort();
+    let fid = |t: ElementType, id| t.feature_id(id);
+    let want = [(fid(ElementType::Node, 1), 0), (fid(ElementType::Node, 2), 0), (fid(ElementType::Node, 3), 1), (fid(ElementType::Node, 4), 2), (fid(ElementType::Way, 10), 2)];
+    let mut want = want.to_vec();
+    want.sort();
+    assert_eq!(by_id, want);
+    // No match has the key: all in the last class.
+    let none = a.style_classes("cuisine", 2);
+    assert_eq!((none.values.len(), none.other, none.none), (0, 0, 5));
+    assert!(none.features.chunks(2).all(|p| p[1] == 1.0));
+}

@@ -59,6 +59,18 @@ impl Assembler {
     }
 
 
+    /// The bbox of the matches' positions, `[west, south, east, north]` in degrees WGS84 (a way
+    /// or relation counts at its position: what "zoom to data" frames); None with no placed match.
+    pub fn bounds(&self) -> Option<[f64; 4]> {
+        let nodes = self.nodes.values().map(|n| [n.lat, n.lon]);
+        let ways = self.ways.values().filter_map(|w| w.position);
+        let relations = self.relations.values().filter_map(|r| r.position);
+        nodes.chain(ways).chain(relations).fold(None, |b: Option<[f64; 4]>, [lat, lon]| {
+            let [w, s, e, n] = b.unwrap_or([lon, lat, lon, lat]);
+            Some([w.min(lon), s.min(lat), e.max(lon), n.max(lat)])
+        })
+    }
+
     /// The map draws 1 match in this many (1 up to [`MAP_MAX_FEATURES`] matches, see
     /// [`Assembler::drain_changes`]).
     pub fn map_sample(&self) -> u64 {

@@ -21,7 +21,6 @@ use crate::format::blob::blob_data;
 use crate::format::frame::decode_blob_header;
 use crate::format::header::decode_header;
 use crate::index::FileIdentity;
-use crate::query::area::Area;
 use crate::query::Query;
 use crate::assembly::read_plan::{Blobs, Decode, Found, PlannedBlob, ReadPlan};
 
@@ -69,6 +68,18 @@ pub struct QueryAssembler {
     exported: u32,
 }
 
+impl QueryAssembler {
+    /// The bounds of the query's area (`[min_lat, min_lon, max_lat, max_lon]`, degrees) when an
+    /// area copy may serve it; None for the whole file, a moment (`at`, `from`: history files
+    /// are not copied), or a relation whose outline is not read yet (the worker asks again with
+    /// its outline once kept).
+    fn copy_bounds(&self) -> Option<[f64; 4]> {
+        let query = self.plan.query();
+        let unknown = query.area.is_everywhere() || query.area.relation().is_some();
+        (!unknown && query.at.is_none() && query.from.is_none()).then(|| query.area.bounds())
+    }
+}
+
 /// Blobs of a read as `[index, offset, size, from, to]` each.
 fn frames_of(blobs: &[PlannedBlob]) -> Vec<f64> {
     blobs.iter().flat_map(|b| [b.index as f64, b.offset as f64, b.size as f64, b.from as f64, b.to as f64]).collect()
@@ -103,32 +114,19 @@ impl QueryAssembler {
     }
 
     /// The bbox of the area copy to keep after this query (`docs/optimize.md`, "Area copies"):
-    /// `[min_lat, min_lon, max_lat, max_lon]`, degrees; undefined for a query of the whole
-    /// file or as of a moment (`at`, `from`), which no copy serves.
+    /// `[min_lat, min_lon, max_lat, max_lon]`, degrees; undefined for a query no copy serves
+    /// ([`QueryAssembler::copy_bounds`]).
     #[wasm_bindgen(js_name = areaCopyBbox)]
-    pub fn area_copy_bbox(&self) -> Result<Option<Vec<f64>>, JsError> {
-        let query = Query::from_json(&self.query_json.to_string())?;
-        if query.area == Area::Everywhere || query.at.is_some() || query.from.is_some() {
-            return Ok(None);
-        }
-        // A relation's area is its outline, known once read.
-        let area = match (&query.area, self.plan.outline()) {
-            (Area::Relation(_), None) => return Ok(None),
-            (Area::Relation(_), Some(parts)) => Area::Polygon(parts.clone()),
-            (area, _) => area.clone(),
-        };
-        Ok(Some(crate::layout::copy_bbox(area.prepare()?.bounds()).to_vec()))
+    pub fn area_copy_bbox(&self) -> Option<Vec<f64>> {
+        Some(crate::layout::copy_bbox(self.copy_bounds()?).to_vec())
     }
 
     /// Whether this query can be answered by the area copy of `bbox` (as
-    /// [`QueryAssembler::area_copy_bbox`] gives it): its area lies within, and it is not of a moment
-    /// (never for a relation not read yet: the worker asks again with its outline once kept).
+    /// [`QueryAssembler::area_copy_bbox`] gives it): a copy may serve it and its area lies within.
     #[wasm_bindgen(js_name = answersWithin)]
-    pub fn answers_within(&self, bbox: &[f64]) -> Result<bool, JsError> {
-        let query = Query::from_json(&self.query_json.to_string())?;
-        let Ok(bbox) = <[f64; 4]>::try_from(bbox) else { return Ok(false) };
-        let unknown = matches!(query.area, Area::Everywhere | Area::Relation(_)); // a relation's outline is not read yet
-        Ok(!unknown && query.at.is_none() && query.from.is_none() && crate::layout::area_within(query.area.prepare()?.bounds(), bbox))
+    pub fn answers_within(&self, bbox: &[f64]) -> bool {
+        let (Some(bounds), Ok(bbox)) = (self.copy_bounds(), <[f64; 4]>::try_from(bbox)) else { return false };
+        crate::layout::area_within(bounds, bbox)
     }
 
     /// Reads by `index` (a blob index file, `docs/blob-index.md`) of the file whose identity is
@@ -328,6 +326,21 @@ impl QueryAssembler {
     pub fn counts(&self) -> Vec<f64> {
         let c = self.plan.decoded();
         [c.nodes, c.ways, c.relations, c.tags, c.way_refs, c.relation_members].map(|n| n as f64).to_vec()
+    }
+
+    /// The bbox of the matches' positions, `[west, south, east, north]` in degrees, for "zoom to
+    /// data" (undefined with no placed match; [`Assembler::bounds`]).
+    #[wasm_bindgen(js_name = answerBounds)]
+    pub fn answer_bounds(&self) -> Option<Vec<f64>> {
+        self.plan.answer().bounds().map(|b| b.to_vec())
+    }
+
+    /// The matches coloured by their values of `key`: JSON `{values: [[value, count]…], other,
+    /// none, features: [feature id, class, …]}` with the `top` most frequent values
+    /// ([`crate::assembly::style::StyleClasses`]).
+    #[wasm_bindgen(js_name = styleClasses)]
+    pub fn style_classes(&mut self, key: &str, top: u32) -> String {
+        serde_json::to_string(&self.plan.answer_mut().style_classes(key, top as usize)).unwrap_or_default()
     }
 
     /// A change view's counts, `[created, modified, deleted]` (zeros for other answers).
