@@ -1,6 +1,6 @@
 /**
  * Hands on what the decode workers return in file order, although they finish in any order:
- * so that after a bad blob only what came from blobs before it is kept (README "Bad input":
+ * so that after a bad blob only what came from blobs before it is kept (docs/pbf-support.md, "Bad input":
  * what was found before the bad spot stays), never what a blob dispatched after it brought.
  * At most the few blobs in flight are held back.
  */
