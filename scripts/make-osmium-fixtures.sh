@@ -9,7 +9,8 @@
 # - a history file: later versions of Malta's cafés within 1000 m of Valletta
 #   (scripts/make-history-changes.mjs: retagged, deleted, moved; one café created) applied with
 #   `osmium apply-changes --with-history`, and `osmium time-filter` snapshots of it at two
-#   moments and now, for wasm/tests/history_osmium.rs.
+#   moments and now, for wasm/tests/history_osmium.rs;
+# - Malta's nodes with a place tag, as OPL, for the place search's Playwright test.
 #   bash scripts/make-osmium-fixtures.sh [DATA_DIR]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -50,4 +51,5 @@ rm "$out"/malta.{west,east,east-changed}.osm.pbf
 osmium time-filter --no-progress -O -o "$out/malta-2024-06-01.osm.pbf" "$out/malta-history.osh.pbf" 2024-06-01T00:00:00Z
 osmium time-filter --no-progress -O -o "$out/malta-2025-01-15.osm.pbf" "$out/malta-history.osh.pbf" 2025-01-15T00:00:00Z
 osmium time-filter --no-progress -O -o "$out/malta-now.osm.pbf" "$out/malta-history.osh.pbf"
+osmium tags-filter --no-progress -O -f opl -o "$out/malta-places.opl" "$data/malta.osm.pbf" n/place
 echo "test-results/osmium: the shared files as osmium rewrites them, malta-history.osh.pbf and its snapshots"

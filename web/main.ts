@@ -19,6 +19,7 @@ import type { StyleSpecification } from 'maplibre-gl';
 import { ProgressView } from './progress-view';
 import { QueryForm } from './query-form';
 import { ResultList } from './result-list';
+import { AnswerPane } from './answer-pane';
 import { refine, TagStatsView } from './tag-stats';
 import { CentreTool } from './centre-tool';
 import { StyleByKey } from './style-by-key';
@@ -33,7 +34,7 @@ class RefusedError extends Error {}
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
 
 const form = new QueryForm($<HTMLFormElement>('#query-form'));
-const progress = new ProgressView($('#progress'));
+const progress = new ProgressView(document.body);
 const fileInfo = new FileInfoView($('#file-info-view'));
 /** The bundled sample (Use sample), served beside the page. */
 const sampleUrl = new URL(SAMPLE_URL, document.baseURI);
@@ -81,9 +82,23 @@ const mapView = new MapView(
     else return;
     previewArea();
   },
-  (type, id) => void openPopup(type, id),
+  (type, id) => {
+    void openPopup(type, id);
+    void selectMatch({ type, id }, true);
+  },
   onlineStyle,
 );
+/**
+ * Makes match `m` the selected one, on the map and in the table; `scroll`: the table scrolls
+ * to its row (a click on the map), which the filter may have left out.
+ */
+async function selectMatch(m: Pick<Match, 'type' | 'id'>, scroll: boolean): Promise<void> {
+  void mapView.select(m);
+  list.select(m);
+  if (!scroll) return;
+  const row = await client.rowOf(m.type, m.id);
+  if (row >= 0) list.scrollToRow(row);
+}
 /**
  * Opens the popup of match `type`/`id`, cut to a popup's bounds; its Show all button (when
  * something was cut) opens it again whole.
@@ -92,8 +107,12 @@ async function openPopup(type: Match['type'], id: number, whole = false): Promis
   const m = await client.get(type, id, whole);
   if (m) mapView.showPopup(m, () => void openPopup(type, id, true));
 }
+/** How long typing in the table's filter pauses before the rows are filtered (ms). */
+const FILTER_DELAY_MS = 150;
 /** Runs going on, and when one last started or ended (ms, `performance.now`). */
 let runsGoing = 0;
+/** Runs started on this page: a run that waited finds out whether a newer one began meanwhile. */
+let runsStarted = 0;
 let lastActivity = 0;
 // `<html data-ready>` once the map is drawn, its shaders compiled and the decoder warmed up:
 // what a person sees as a loaded page (the benchmark drops its file then).
@@ -108,9 +127,40 @@ const list = new ResultList(
   (m: Match) => {
     mapView.flyTo(m);
     void openPopup(m.type, m.id);
+    void selectMatch(m, false);
   },
   async (order) => void (await client.order(order.column, order.descending)),
+  $('#column-chooser .column-choices'),
 );
+const pane = new AnswerPane($('#results'), $('#pane-resizer'), $<HTMLButtonElement>('#pane-toggle'));
+const filterBox = $<HTMLInputElement>('#result-filter');
+const filterCount = $('#filter-count');
+let filterTimer: ReturnType<typeof setTimeout> | undefined;
+/** How many matches the answer has (the table shows them all, or what the filter keeps). */
+let matchTotal = 0;
+/** Shows `total` matches in the table: all of them, or as many as the filter keeps. */
+async function showRows(total: number, refilter = false): Promise<void> {
+  matchTotal = total;
+  pane.setCount(total);
+  const text = filterBox.value.trim();
+  if (!text) {
+    if (refilter) list.refilter(total);
+    else list.setCount(total);
+    if (filterCount.textContent) filterCount.textContent = '';
+    return;
+  }
+  const rows = await client.filter(text);
+  list.refilter(rows);
+  filterCount.textContent = `${rows.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`;
+}
+filterBox.addEventListener('input', () => {
+  clearTimeout(filterTimer);
+  filterTimer = setTimeout(() => {
+    // Emptied: the worker's filter goes too (the rows are every match again).
+    if (!filterBox.value.trim()) void client.filter('').then((rows) => void showRows(rows, true));
+    else void showRows(matchTotal, true);
+  }, FILTER_DELAY_MS);
+});
 const tagStats = new TagStatsView(
   $('#tag-stats'),
   (key) => client.stats(key),
@@ -149,12 +199,17 @@ let headerBboxOf: string | null = null;
 /** Set while the page applies a link, so its map view is kept rather than fitted to the area. */
 let keepMapView = false;
 
-/** The file a link named (and its size, when the link gives it), until a file is opened. */
-let linkFile: { name: string; size: number | null } | null = null;
+/** The file a link named (and its size and header timestamp, when the link gives them), until a file is opened. */
+let linkFile: { name: string; size: number | null; stamp: number | null } | null = null;
+/** The header timestamp the link gave for the file now opened, until its header is read (then compared). */
+let linkStamp: { name: string; stamp: number } | null = null;
+/** The header replication timestamp of the local file open (seconds since 1970), once its header is read. */
+let sourceStamp: number | null = null;
 
 function setSource(next: SourceSpec, url: string | null): void {
   source = next;
   sourceUrl = url;
+  sourceStamp = null;
   const name = next.kind === 'file' ? next.file.name : next.url;
   sourceFile = url ? null : name;
   if (next.kind === 'url') {
@@ -167,7 +222,8 @@ function setSource(next: SourceSpec, url: string | null): void {
 /** The link context of the page as it is now. */
 function linkContext(): LinkContext {
   const size = source?.kind === 'file' && sourceFile === source.file.name ? source.file.size : null;
-  return { src: sourceUrl, file: sourceFile, size, map: mapView.view(), basemap: basemapUrl, style: styleByKey.key || null };
+  const stamp = size === null ? null : sourceStamp;
+  return { src: sourceUrl, file: sourceFile, size, stamp, map: mapView.view(), basemap: basemapUrl, style: styleByKey.key || null };
 }
 
 /** Says so when the file opened is not the one the link was made for (another name or size); hides the note otherwise. */
@@ -177,6 +233,8 @@ function noteLinkFile(file: File): void {
   linkFile = null;
   const other = wanted && (wanted.name !== file.name || (wanted.size !== null && wanted.size !== file.size));
   note.hidden = !other;
+  // Same name and size: the header's timestamp, when the link has one, is compared as it comes.
+  linkStamp = wanted && !other && wanted.stamp !== null ? { name: wanted.name, stamp: wanted.stamp } : null;
   if (!wanted || !other) return;
   const bytes = (n: number | null) => (n === null ? '' : ` (${n.toLocaleString('en')} bytes)`);
   note.textContent = `This link was made for ${wanted.name}${bytes(wanted.size)}; this is ${file.name}${bytes(file.size)}: the answer is this file's.`;
@@ -313,11 +371,25 @@ async function registerServiceWorkerWhenIdle(): Promise<void> {
 async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record: () => void): Promise<void> {
   const fit = !keepMapView;
   const name = src.kind === 'file' ? src.file.name : src.url;
+  // A query the decoder refuses reads nothing: the last answer stays, the reason shows under the field.
+  const mine = ++runsStarted;
+  const refusal = await client.check(query);
+  if (mine !== runsStarted) return; // a newer run owns the page now
+  if (refusal) {
+    record();
+    showQueryError(`error: ${refusal}`);
+    return;
+  }
+  form.markError(null);
   const clearAnswer = () => {
     void mapView.clearMatches();
     list.reset((start, count) => client.rows(start, count));
     tagStats.clear();
     progress.setCount(0);
+    pane.setCount(0);
+    // A new answer comes unfiltered: the filter of the last one goes with it.
+    if (filterBox.value) filterBox.value = '';
+    if (filterCount.textContent) filterCount.textContent = '';
     progress.setMapSample(1, 0);
     progress.setChanges(undefined);
     zoomButton.disabled = true;
@@ -372,8 +444,10 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
       fileInfo.show(info);
       // The first word of a run (its header) brings the header bbox; a whole read's facts follow.
       if (info.header && !info.facts) {
-        noteAreaOutside(polygon, info.header.bbox);
-        if (polygon === null && fit) showHeaderBbox(info.header.bbox, true);
+        if (src.kind === 'file') noteHeaderStamp(info.header.replication_timestamp);
+        // An area outside the file: the map shows where the file is, so the area can be moved there.
+        const outside = noteAreaOutside(polygon, info.header.bbox);
+        if ((polygon === null || outside) && fit) showHeaderBbox(info.header.bbox, true);
         else waitingBbox = info.header.bbox;
       }
     },
@@ -390,7 +464,7 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
       void mapView.applyChanges(changes);
       progress.setCount(count);
       progress.setMapSample(mapSample, count);
-      list.setCount(count);
+      void showRows(count);
     },
     onOutline: (relation, parts) => {
       if (parts) void mapView.setArea(partsPolygon(parts), fit);
@@ -417,17 +491,24 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
   zoomButton.disabled = answerBounds === null;
   // A whole-file answer has no area to frame: the first one after opening a file frames its data.
   if (answerBounds && fit && query.area === 'everywhere') mapView.fit(answerBounds as [number, number, number, number]);
-  list.setCount(end.count);
+  void showRows(end.count);
   exportButton.disabled = csvButton.disabled = end.count === 0;
   saveIndexButton.disabled = !end.blobIndex;
   if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns, end.changes !== undefined));
   if (styleByKey.key) void styleByKey.apply();
   record();
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
-  // A syntax error (the decoder parses the query before reading) marks its spot in the input.
-  const column = end.status === 'error' ? /syntax error at column (\d+)/.exec(end.message)?.[1] : undefined;
-  form.markError(column ? Number(column) : null);
   cancelButton.disabled = true;
+}
+
+/**
+ * Shows why a query was refused, as the status and under the query field; a syntax error
+ * ("syntax error at column N") also marks its spot in the field.
+ */
+function showQueryError(message: string): void {
+  progress.setStatus(message);
+  const column = /syntax error at column (\d+)/.exec(message)?.[1];
+  form.markError(column ? Number(column) : null, message);
 }
 
 /** Records the running query in the URL and the title as it ends; null when no run is going. */
@@ -439,7 +520,7 @@ function submit(push: boolean, fromLink = false): void {
   try {
     query = toQuery(form.state);
   } catch (e) {
-    progress.setStatus(`error: ${(e as Error).message}`);
+    showQueryError(`error: ${(e as Error).message}`);
     return;
   }
   const state = form.state;
@@ -539,11 +620,26 @@ window.addEventListener('drop', (e) => {
 });
 
 /**
+ * Notes the header replication timestamp of the file open (seconds since 1970, or null), and
+ * says so when the link it was opened from gave another: same name and size, other data.
+ */
+function noteHeaderStamp(stamp: number | null): void {
+  sourceStamp = stamp;
+  const wanted = linkStamp;
+  linkStamp = null;
+  if (!wanted || wanted.stamp === stamp) return;
+  const when = (t: number | null) => (t === null ? 'no date' : new Date(t * 1000).toISOString().replace('.000Z', 'Z'));
+  const note = $('#file-note');
+  note.textContent = `This link was made for ${wanted.name} with data of ${when(wanted.stamp)}; this file's data is of ${when(stamp)}: the answer is this file's.`;
+  note.hidden = false;
+}
+
+/**
  * Applies the URL: fills the form, restores the map view and, when it names a source, runs the
  * query. A link made from a local file names the file and asks for it.
  */
 function applyUrl(): void {
-  const { state, src, file, size, map, style, hasQuery } = readUrl(location.search);
+  const { state, src, file, size, stamp, map, style, hasQuery } = readUrl(location.search);
   styleByKey.key = style ?? '';
   form.state = state;
   keepMapView = map !== null;
@@ -554,7 +650,7 @@ function applyUrl(): void {
   if (src) openUrl(src, false);
   else if (file && sourceName !== file) {
     sourceFile = file;
-    linkFile = { name: file, size: size ?? null };
+    linkFile = { name: file, size: size ?? null, stamp: stamp ?? null };
     $('#source-name').textContent = `This link was made for the file ${file}: open it (or drop it here) to run the query.`;
     progress.setStatus(`open ${file} to run this query`);
   } else if (hasQuery && source) {
@@ -607,14 +703,15 @@ $<HTMLFormElement>('#basemap-form').addEventListener('submit', (e) => {
 
 /**
  * Says so, as the file's header comes, when the query's area (`polygon`) does not meet the bbox
- * its header gives (`[w, s, e, n]`, degrees): nothing in the file can match there.
+ * its header gives (`[w, s, e, n]`, degrees): nothing in the file can match there. True when it does not.
  */
-function noteAreaOutside(polygon: Feature<Polygon | MultiPolygon> | null, bbox: number[] | null): void {
+function noteAreaOutside(polygon: Feature<Polygon | MultiPolygon> | null, bbox: number[] | null): boolean {
   const note = $('#area-note');
   note.hidden = !polygon || !bbox || bboxesMeet(polygonBounds(polygon), bbox);
-  if (note.hidden || !bbox) return;
+  if (note.hidden || !bbox) return false;
   const [w, s, e, n] = bbox.map((v) => v.toFixed(3));
-  note.textContent = `The query's area lies outside this file (its bbox is ${w},${s},${e},${n}): nothing in it can match. Move the area onto the file.`;
+  note.textContent = `The query's area lies outside this file (its bbox is ${w},${s},${e},${n}, framed on the map): nothing in it can match. Move the area onto the file.`;
+  return true;
 }
 
 /** Hides the copied link and its note: they were of the last question. */

@@ -28,7 +28,8 @@ import { bboxPolygon, featuresWithin, polygonBounds } from './geometry';
 import { mergeStyles } from './online-basemap';
 import { drawOnceTilesLoad } from './repaint-hold';
 import { popupContent } from './popup';
-import { matchOf } from '../workers/common/wire';
+import { ClusterCounts } from './cluster-counts';
+import { featureIdOf, matchOf } from '../workers/common/wire';
 import type { Match } from '../workers/types';
 
 setWorkerUrl(maplibreWorkerUrl);
@@ -134,7 +135,7 @@ function offlineStyle(): StyleSpecification {
         type: 'line',
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['Polygon', 'MultiPolygon']]],
-        paint: { 'line-color': matchColour('#d1242f'), 'line-width': 1.5 },
+        paint: { 'line-color': matchColour('#d1242f'), 'line-width': ifSelected(4, 1.5) },
       },
       {
         id: 'match-lines',
@@ -142,7 +143,7 @@ function offlineStyle(): StyleSpecification {
         source: 'matches',
         filter: ['in', ['geometry-type'], ['literal', ['LineString', 'MultiLineString']]],
         layout: { 'line-cap': 'round', 'line-join': 'round' },
-        paint: { 'line-color': matchColour('#d1242f'), 'line-width': ['interpolate', ['linear'], ['zoom'], 10, 2, 16, 4] },
+        paint: { 'line-color': matchColour('#d1242f'), 'line-width': ['interpolate', ['linear'], ['zoom'], 10, ifSelected(5, 2), 16, ifSelected(8, 4)] },
       },
       {
         // Large answers are drawn clustered below zoom 13 (see CLUSTER_ABOVE).
@@ -166,12 +167,17 @@ function offlineStyle(): StyleSpecification {
         paint: {
           'circle-radius': ['interpolate', ['linear'], ['zoom'], 4, 3, 14, 6],
           'circle-color': matchColour(['match', ['get', 'type'], 'way', '#d1242f', '#8250df']),
-          'circle-stroke-color': '#ffffff',
-          'circle-stroke-width': 1.2,
+          'circle-stroke-color': ifSelected('#1d2329', '#ffffff'),
+          'circle-stroke-width': ifSelected(3, 1.2),
         },
       },
     ],
   };
+}
+
+/** `selected` for the match picked in the table or on the map (feature state `selected`), else `other`. */
+function ifSelected<T extends number | string>(selected: T, other: T): ExpressionSpecification {
+  return ['case', ['boolean', ['feature-state', 'selected'], false], selected, other] as ExpressionSpecification;
 }
 
 /** A change view's colours by class (the legend's dots in style.css are the same). */
@@ -248,6 +254,7 @@ export class MapView {
       } else if (hit) this.map.easeTo({ center: e.lngLat, zoom: this.map.getZoom() + 2 }); // a cluster
       else onPick(e.lngLat.lat, e.lngLat.lng);
     });
+    new ClusterCounts(this.map, 'matches', () => this.clustered);
     for (const layer of CLICKABLE) {
       this.map.on('mouseenter', layer, () => (this.map.getCanvas().style.cursor = 'pointer'));
       this.map.on('mouseleave', layer, () => (this.map.getCanvas().style.cursor = ''));
@@ -383,7 +390,6 @@ export class MapView {
     while (this.drawsHeld) await this.drawsHeld.released;
   }
 
-  /** Removes every drawn match (a new query starts). */
   /**
    * Colours the matches by class (`features`: feature id, class, … as the query worker's
    * `StyleClasses` gives them; class `i` in {@link STYLE_COLOURS}`[i]`), or by type again (null).
@@ -392,10 +398,24 @@ export class MapView {
     await this.loaded;
     this.map.removeFeatureState({ source: 'matches' });
     for (let i = 0; features && i < features.length; i += 2) this.map.setFeatureState({ source: 'matches', id: features[i] }, { style: features[i + 1] });
+    if (this.selected !== null) this.map.setFeatureState({ source: 'matches', id: this.selected }, { selected: true });
   }
 
+  /** The feature id of the match drawn as selected, or null. */
+  private selected: number | null = null;
+
+  /** Draws match `type`/`id` as the selected one (a thicker, dark outline), or none (null). */
+  async select(match: { type: Match['type']; id: number } | null): Promise<void> {
+    await this.loaded;
+    if (this.selected !== null) this.map.setFeatureState({ source: 'matches', id: this.selected }, { selected: false });
+    this.selected = match ? featureIdOf(match.type, match.id) : null;
+    if (this.selected !== null) this.map.setFeatureState({ source: 'matches', id: this.selected }, { selected: true });
+  }
+
+  /** Removes every drawn match (a new query starts). */
   async clearMatches(): Promise<void> {
     this.reveal();
+    this.selected = null;
     this.popup?.remove();
     this.touched.matches = true;
     this.pending = { remove: [], add: [], taken: 0 };

@@ -1,6 +1,7 @@
 /**
- * The place inputs beyond a circle and a bbox: a boundary or multipolygon of the file picked by
- * name (the query worker searches the places a whole read found), and a polygon drawn on the
+ * The place inputs beyond a circle and a bbox: a place of the file found by name (the query
+ * worker searches the places a whole read found) — a boundary or multipolygon is the area, a
+ * node with `place=*` the centre of a circle sized for its kind —, and a polygon drawn on the
  * map, typed, or loaded from a GeoJSON or `.poly` file. Both only fill the query form; the run
  * starts as any other.
  */
@@ -12,8 +13,23 @@ const SEARCH_DELAY_MS = 120;
 
 /** A place's one-line description: what it is, its admin_level, its size as mapped, its id. */
 export function describePlace(p: Place): string {
+  if (p.at) return [p.what, `node ${p.id}`].join(' · ');
   const parts = [p.what || p.kind, p.admin_level ? `admin_level ${p.admin_level}` : '', `${p.ways} way${p.ways === 1 ? '' : 's'}`, `relation ${p.id}`];
   return parts.filter(Boolean).join(' · ');
+}
+
+/**
+ * The radius (metres) of the circle a place node gives, by its `place` value: about the extent
+ * such a place has (OSM wiki, Key:place); 1000 for any other value.
+ */
+const PLACE_RADIUS_M: Record<string, number> = {
+  country: 50_000, state: 30_000, region: 30_000, province: 30_000, county: 20_000, city: 5000, town: 3000, island: 3000,
+  village: 1000, suburb: 1000, quarter: 700, neighbourhood: 500, hamlet: 300, locality: 300, isolated_dwelling: 200, farm: 200, square: 150,
+};
+
+/** The radius (metres) of the circle around place node `p` ({@link PLACE_RADIUS_M}). */
+export function placeRadius(p: Place): number {
+  return PLACE_RADIUS_M[p.what.replace(/^place=/, '')] ?? 1000;
 }
 
 export class PlaceField {
@@ -61,7 +77,7 @@ export class PlaceField {
     this.setPlaceCount(0);
   }
 
-  private field(name: 'relation' | 'poly' | 'place'): HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement {
+  private field(name: 'relation' | 'poly' | 'place' | 'near' | 'radius'): HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement {
     return this.form.elements.namedItem(name) as HTMLInputElement;
   }
 
@@ -74,8 +90,8 @@ export class PlaceField {
   setPlaceCount(count: number): void {
     this.placeCount = count;
     this.hint.textContent = count > 0
-      ? `${count} named boundaries and multipolygons in this file: type a name`
-      : 'The file’s boundaries and multipolygons are listed once a query has read the whole file';
+      ? `${count} named places in this file (boundaries, multipolygons, place nodes): type a name`
+      : 'The file’s places (boundaries, multipolygons, place nodes) are listed once a query has read the whole file';
   }
 
   private async showSuggestions(): Promise<void> {
@@ -95,17 +111,28 @@ export class PlaceField {
       item.append(button);
       return item;
     }));
-    if (text && found.length === 0 && this.placeCount > 0) this.hint.textContent = `no boundary or multipolygon named “${text}” in this file`;
+    if (text && found.length === 0 && this.placeCount > 0) this.hint.textContent = `no place named “${text}” in this file`;
     else this.setPlaceCount(this.placeCount);
   }
 
-  /** Makes place `p` the area. */
+  /**
+   * Makes place `p` the area: a boundary or multipolygon as itself, a place node as a circle
+   * around it ({@link placeRadius}); the map frames it.
+   */
   private pick(p: Place): void {
     this.name.value = p.name;
-    this.field('relation').value = `relation/${p.id}`;
+    if (p.at) {
+      this.field('place').value = 'circle';
+      this.field('near').value = `${p.at[0].toFixed(5)},${p.at[1].toFixed(5)}`;
+      this.field('radius').value = String(placeRadius(p));
+    } else {
+      this.field('place').value = 'relation';
+      this.field('relation').value = `relation/${p.id}`;
+    }
+    this.field('place').dispatchEvent(new Event('change'));
     this.suggestions.replaceChildren();
     this.hint.textContent = `${p.name}: ${describePlace(p)}`;
-    this.changed(false);
+    this.changed(p.at !== null);
   }
 
   /** Starts or ends drawing: while on, a click on the map adds a point to the polygon. */

@@ -38,11 +38,16 @@ export function editLinks(match: Pick<Match, 'type' | 'id'>): HTMLElement {
 /** Longest name shown in the list, in UTF-16 units: one tag of 5 000 characters must not fill it. */
 const MAX_LABEL = 120;
 
-/** A match's short label: its `name` tag if any, else its first tag as `key=value`, cut for the list. */
-export function labelText(match: Match): string {
-  const name = match.tags.find(([k]) => k === 'name')?.[1];
+/** The tag (`key=value`) standing in for the label of a match with no `name`, or null when it has one. */
+export function standIn(match: Match): string | null {
+  if (match.tags.some(([k]) => k === 'name')) return null;
   const [k, v] = match.tags[0] ?? ['', ''];
-  const text = name ?? `${k}=${v}`;
+  return `${k}=${v}`;
+}
+
+/** A match's short label: its `name` tag if any, else its first tag as `key=value` ({@link standIn}), cut for the list. */
+export function labelText(match: Match): string {
+  const text = match.tags.find(([k]) => k === 'name')?.[1] ?? standIn(match)!;
   return text.length > MAX_LABEL ? `${text.slice(0, MAX_LABEL)}…` : text; // the popup has it all
 }
 

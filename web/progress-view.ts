@@ -31,7 +31,8 @@ export class ProgressView {
   private areaCopy: HTMLElement;
   private areaCopyNote: HTMLElement;
 
-  constructor(root: HTMLElement) {
+  /** @param root holds the progress section and the answer pane's summary (the count, the change counts, the map's sample note). */
+  constructor(root: ParentNode) {
     this.bar = root.querySelector('progress')!;
     this.status = root.querySelector('[data-testid=status]')!;
     this.stats = root.querySelector('#stats')!;
@@ -72,7 +73,8 @@ export class ProgressView {
   }
 
   setCount(n: number): void {
-    this.count.textContent = String(n);
+    // Written only on change: each write is a frame of its own while a run goes.
+    if (this.count.textContent !== String(n)) this.count.textContent = String(n);
   }
 
   /** Shows a change view's counts, `[created, modified, deleted]`, as the map's legend; hidden for other answers (undefined). */

@@ -225,9 +225,27 @@ export class QueryClient {
     return this.call({ call: 'order', id: ++this.callId, column: column ?? '', descending }, (r) => (r.call === 'order' ? r.result : undefined));
   }
 
+  /** Keeps in the list's rows and the exports the matches holding `text` (type, id, a tag's key or value; empty: all): the rows left. */
+  filter(text: string): Promise<number> {
+    return this.call({ call: 'filter', id: ++this.callId, text }, (r) => (r.call === 'filter' ? r.result : undefined));
+  }
+
+  /** The position of match `type`/`id` in the list (its order and filter), or -1 when it is not a row of it. */
+  rowOf(type: Match['type'], id: number): Promise<number> {
+    return this.call({ call: 'row-of', id: ++this.callId, osmType: type, osmId: id }, (r) => (r.call === 'row-of' ? r.result : undefined));
+  }
+
   /** Tag statistics of the answer, with the most frequent values of `key` (empty: none). */
   stats(key: string): Promise<TagStats> {
     return this.call({ call: 'stats', id: ++this.callId, key }, (r) => (r.call === 'stats' ? r.result : undefined));
+  }
+
+  /**
+   * Why `query` would be refused before any byte is read (its syntax, as "syntax error at
+   * column N: …", its area, its moments), or null: asked before a run clears the last answer.
+   */
+  check(query: Query): Promise<string | null> {
+    return this.call({ call: 'check', id: ++this.callId, query }, (r) => (r.call === 'check' ? r.result : undefined));
   }
 
   /** The matches classed by their values of `key` (the map's "Colour by"). */

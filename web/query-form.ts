@@ -35,12 +35,17 @@ export class QueryForm {
   }
 
   /**
-   * Marks the query text as wrong at `column` (1-based, in characters; null clears the mark):
-   * the caret goes there, with the spot selected, and the field is flagged invalid.
+   * Shows `message` under the query field (null clears it), and marks the query text as wrong
+   * at `column` (1-based, in characters): the caret goes there, with the spot selected, and the
+   * field is flagged invalid (`aria-invalid`, the message as its description).
    */
-  markError(column: number | null): void {
+  markError(column: number | null, message: string | null = null): void {
     const q = this.field('q') as HTMLInputElement;
-    q.toggleAttribute('aria-invalid', column !== null);
+    const shown = this.form.querySelector<HTMLElement>('#query-error')!;
+    // Written only on change: a run's start changes nothing on the page it does not have to.
+    if (shown.textContent !== (message ?? '')) shown.textContent = message ?? ''; // untrusted text: set as text
+    if (shown.hidden !== (message === null)) shown.hidden = message === null;
+    if (q.hasAttribute('aria-invalid') !== (column !== null)) q.toggleAttribute('aria-invalid', column !== null);
     if (column === null) return;
     const at = [...q.value].slice(0, column - 1).join('').length; // characters to UTF-16 units
     q.focus();

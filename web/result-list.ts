@@ -3,11 +3,13 @@
  * only the rows in view (plus a margin) exist in the DOM. Columns: type, id, name, then tag
  * columns the query worker chooses (the query's keys, then the answer's most frequent keys).
  * Rows come from the query worker in the order it keeps (label, then type and id, unless a
- * column header asked for another); a click on a row flies to the match and opens its tags.
+ * column header asked for another), and as the filter keeps them; a click on a row flies to
+ * the match and opens its tags, and the selected match's row is marked (the map marks it too).
+ * The tag columns shown are the person's to choose (the column chooser); type, id and name stay.
  * Each row ends with links to edit the match in iD and JOSM.
  * Tag values are untrusted: set as text only.
  */
-import { editLinks, labelText } from './popup';
+import { editLinks, labelText, standIn } from './popup';
 import type { Match } from '../workers/types';
 
 /** Height of one row in CSS pixels (fixed, so a row's position is its index × this). */
@@ -44,6 +46,10 @@ export class ResultList {
   /** The answer is a change view: a `change` column follows the name. */
   private changeView = false;
   private order: Order = { column: null, descending: false };
+  /** Optional columns (tag keys, `change`) the person turned off in the column chooser. */
+  private hidden = new Set<string>();
+  /** The selected match (`type/id`), marked wherever its row is drawn. */
+  private selected: string | null = null;
 
   /**
    * @param onPick called with a clicked row's match.
@@ -55,6 +61,7 @@ export class ResultList {
     private list: HTMLOListElement,
     onPick: (m: Match) => void,
     private onOrder: (order: Order) => Promise<void>,
+    private chooser: HTMLElement | null = null,
   ) {
     const pick = (e: Event) => {
       const li = (e.target as HTMLElement).closest('li');
@@ -74,7 +81,41 @@ export class ResultList {
       if (button?.dataset.column) void this.sortBy(button.dataset.column);
     });
     scroller.addEventListener('scroll', () => this.refresh(), { passive: true });
+    chooser?.addEventListener('change', (e) => {
+      const box = e.target as HTMLInputElement;
+      if (box.checked) this.hidden.delete(box.value);
+      else this.hidden.add(box.value);
+      this.drawHeader();
+      this.generation++;
+      this.refresh();
+    });
+    this.drawChooser();
     this.drawHeader();
+  }
+
+  /** The filter changed: the list now has `count` rows, shown from the top. */
+  refilter(count: number): void {
+    this.generation++;
+    this.scroller.scrollTop = 0;
+    this.setCount(count);
+  }
+
+  /** Marks match `type`/`id` as the selected one (null: none) in the rows drawn, now and later. */
+  select(match: Pick<Match, 'type' | 'id'> | null): void {
+    this.selected = match ? `${match.type}/${match.id}` : null;
+    for (const { match: m, li } of this.shown.values()) li.classList.toggle('selected', `${m.type}/${m.id}` === this.selected);
+  }
+
+  /** Scrolls the table so that row `index` is in view (in its middle when it was not). */
+  scrollToRow(index: number): void {
+    const natural = this.count * ROW_HEIGHT;
+    const view = this.scroller.clientHeight;
+    // Past MAX_LIST_HEIGHT the scroll range maps onto the rows (see topIndex).
+    const range = MAX_LIST_HEIGHT - view;
+    const top = natural <= MAX_LIST_HEIGHT ? index * ROW_HEIGHT : (index / Math.max(1, (natural - view) / ROW_HEIGHT)) * range;
+    const headerHeight = this.header.offsetHeight;
+    if (top < this.scroller.scrollTop + headerHeight || top + ROW_HEIGHT > this.scroller.scrollTop + view) this.scroller.scrollTop = Math.max(0, top - view / 2);
+    this.refresh();
   }
 
   /** Starts a new answer: empty until {@link setCount} says otherwise, in label order. */
@@ -101,13 +142,34 @@ export class ResultList {
   setColumns(keys: string[], changeView = false): void {
     this.tagColumns = keys;
     this.changeView = changeView;
+    this.drawChooser();
     this.drawHeader();
     this.generation++;
     this.refresh();
   }
 
+  /** The optional columns: `change` in a change view, then the tag columns. */
+  private optional(): string[] {
+    return [...(this.changeView ? ['change'] : []), ...this.tagColumns];
+  }
+
+  /** The columns shown: type, id and name, then the optional ones not turned off. */
   private columns(): string[] {
-    return ['type', 'id', 'name', ...(this.changeView ? ['change'] : []), ...this.tagColumns];
+    return ['type', 'id', 'name', ...this.optional().filter((c) => !this.hidden.has(c))];
+  }
+
+  /** The column chooser's boxes: one per optional column, ticked unless turned off. */
+  private drawChooser(): void {
+    if (!this.chooser) return;
+    const boxes = this.optional().map((c) => {
+      const label = document.createElement('label');
+      const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: c, checked: !this.hidden.has(c) });
+      box.dataset.testid = 'column-choice';
+      label.append(box, document.createTextNode(c)); // keys are untrusted text
+      return label;
+    });
+    const none = Object.assign(document.createElement('p'), { className: 'hint', textContent: 'No tag columns yet: they come with the answer.' });
+    this.chooser.replaceChildren(...(boxes.length ? boxes : [none]));
   }
 
   /** Orders by `column`: ascending first, then descending on a second click. */
@@ -192,8 +254,8 @@ export class ResultList {
    * cells: text is changed in place, so the element under the pointer stays (see {@link draw}).
    */
   private fill(li: HTMLLIElement, m: Match, index: number, top: number): HTMLLIElement {
-    const change = this.changeView ? [m.change ?? ''] : [];
-    const texts = [m.type, String(m.id), labelText(m), ...change, ...this.tagColumns.map((k) => m.tags.find(([key]) => key === k)?.[1] ?? '')];
+    const cellOf = (c: string) => (c === 'type' ? m.type : c === 'id' ? String(m.id) : c === 'name' ? labelText(m) : c === 'change' ? (m.change ?? '') : (m.tags.find(([key]) => key === c)?.[1] ?? ''));
+    const texts = this.columns().map(cellOf);
     // The edit links come last: kept while the row shows the same match (a click on one must land).
     let edit = li.querySelector<HTMLElement>(':scope > .edit');
     if (li.dataset.osmType !== m.type || li.dataset.osmId !== String(m.id)) edit = editLinks(m);
@@ -203,8 +265,14 @@ export class ResultList {
       // The name sits in a <bdi>: right-to-left or override characters stay inside it.
       const cell = (li.children[i] as HTMLElement | undefined) ?? li.appendChild(document.createElement(i === 2 ? 'bdi' : 'span'));
       cell.textContent = text; // untrusted text, set as text: never innerHTML
-      if (i !== 2) cell.title = text; // the name's tooltip is the popup
+      if (i !== 2) cell.title = text;
     });
+    // With no name, the first tag stands in as the label: marked, and said so in its tooltip.
+    const label = li.children[2] as HTMLElement;
+    const stoodIn = standIn(m);
+    label.classList.toggle('stand-in', stoodIn !== null);
+    if (stoodIn) label.title = `no name tag: its first tag, ${labelText(m)}, stands in`;
+    else label.removeAttribute('title');
     li.append(edit ?? editLinks(m));
     li.value = index + 1;
     li.style.top = `${top}px`;
@@ -213,6 +281,7 @@ export class ResultList {
     li.tabIndex = 0;
     li.dataset.osmType = m.type;
     li.dataset.osmId = String(m.id);
+    li.classList.toggle('selected', `${m.type}/${m.id}` === this.selected);
     // A match with no location (no node of it in the file) is marked, its reason as the tooltip.
     li.classList.toggle('no-geometry', m.lat === null);
     if (m.lat === null) li.title = m.problem ?? '';

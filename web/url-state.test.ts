@@ -68,6 +68,9 @@ describe('URL state', () => {
     expect(new URLSearchParams(search).get('size')).toBe('6016219');
     expect(readUrl(search)).toMatchObject({ file: 'malta.osm.pbf', size: 6_016_219 });
     expect(readUrl('?q=shop&file=a.osm.pbf&size=-1').size).toBeNull();
+    const stamped = writeUrl({ ...DEFAULT_STATE }, { src: null, file: 'malta.osm.pbf', size: 6_016_219, stamp: 1_715_000_000, map: null });
+    expect(readUrl(stamped)).toMatchObject({ size: 6_016_219, stamp: 1_715_000_000 });
+    expect(readUrl('?q=shop&file=a.osm.pbf&stamp=soon').stamp).toBeNull();
     expect(readUrl('?q=shop&size=5').size).toBeNull(); // no file, no size
   });
 

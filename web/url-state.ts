@@ -50,6 +50,8 @@ export interface LinkContext {
   file: string | null;
   /** The size in bytes of the local file the link was made from (with `file`). */
   size?: number | null;
+  /** The replication timestamp its header gives (seconds since 1970, UTC; with `file`), when it gives one. */
+  stamp?: number | null;
   map: MapView | null;
   /** The online basemap's style URL, if one was chosen. */
   basemap?: string | null;
@@ -104,7 +106,9 @@ export function readUrl(search: string): { state: QueryState; hasQuery: boolean 
   };
   const size = Number(p.get('size') ?? NaN);
   const fileSize = p.get('file') && Number.isSafeInteger(size) && size >= 0 ? size : null;
-  return { state, src: p.get('src'), file: p.get('file'), size: fileSize, map: parseMapView(p.get('map')), basemap: p.get('basemap'), style: p.get('style'), hasQuery: p.has('q') };
+  const stamp = Number(p.get('stamp') ?? NaN);
+  const fileStamp = p.get('file') && Number.isSafeInteger(stamp) ? stamp : null;
+  return { state, src: p.get('src'), file: p.get('file'), size: fileSize, stamp: fileStamp, map: parseMapView(p.get('map')), basemap: p.get('basemap'), style: p.get('style'), hasQuery: p.has('q') };
 }
 
 /** The search string (`?q=…`) for a query state and its link context. */
@@ -114,6 +118,7 @@ export function writeUrl(state: QueryState, link: LinkContext): string {
   else if (link.file) {
     p.set('file', link.file);
     if (typeof link.size === 'number') p.set('size', String(link.size));
+    if (typeof link.stamp === 'number') p.set('stamp', String(link.stamp));
   }
   p.set('q', state.q.trim());
   if (state.place === 'circle') {

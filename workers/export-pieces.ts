@@ -21,12 +21,13 @@ export const EXPORT_PIECE_BYTES = 8 << 20;
 export type ExportFormat = 'geojson' | 'geojsonseq' | 'csv';
 
 /**
- * The pieces of the export of `assembler`'s answer in `format`, in the list's order; `metadata`
+ * The pieces of the export of `assembler`'s answer in `format`: the list's rows, in its order
+ * and as its filter keeps them (`QueryAssembler.filterRows`); `metadata`
  * goes into GeoJSON's. The rows come as UTF-8 bytes straight from the Wasm memory (no UTF-16
  * string on the way into a `Blob`), the rest as strings.
  */
 export function* exportPieces(assembler: QueryAssembler, format: ExportFormat, metadata: unknown): Generator<string | Uint8Array> {
-  const total = assembler.count();
+  const total = assembler.rowCount();
   if (format === 'csv') yield assembler.exportCsvHeader();
   if (format === 'geojson') yield `{"type":"FeatureCollection","metadata":${JSON.stringify(metadata)},"features":[\n`;
   for (let at = 0; at < total; ) {

@@ -21,6 +21,10 @@ export interface QueryCalls {
   get: { args: { osmType: Match['type']; osmId: number; whole: boolean }; result: Match | null };
   /** Orders the list's rows by a column (`type`, `id`, `name` or a tag key; empty: by label). */
   order: { args: { column: string; descending: boolean }; result: null };
+  /** Keeps in the list's rows (and the exports) the matches holding `text` in their type, id, or a tag (empty: all); the rows left. */
+  filter: { args: { text: string }; result: number };
+  /** The position of a match in the list (its order and filter), or -1 when it is not a row of it. */
+  'row-of': { args: { osmType: Match['type']; osmId: number }; result: number };
   /** Tag statistics of the answer, with the most frequent values of `key` (empty: none). */
   stats: { args: { key: string }; result: TagStats };
   /** The matches classed by their values of `key`, for colouring the map by it. */
@@ -31,6 +35,8 @@ export interface QueryCalls {
   'blob-index': { args: object; result: Blob | null };
   /** At most 20 of the last run's file's named boundaries and multipolygons whose name holds `text`, best first. */
   places: { args: { text: string }; result: Place[] };
+  /** Why the query would be refused before any read (its syntax, its area, its moments), or null when it would run. */
+  check: { args: { query: Query }; result: string | null };
   /** Bytes of the area copies kept; `remove`: removes them all first. */
   'area-copies': { args: { remove: boolean }; result: number };
 }

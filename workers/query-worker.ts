@@ -111,6 +111,8 @@ class Run {
   index: Uint8Array | null = null;
   /** Makes and keeps the index the run's full read noted: called once its answer is sent. */
   finishIndex: (() => Promise<void>) | null = null;
+  /** The list's filter (`filter` call): its rows, and the exports, hold only the matches it keeps. */
+  filter = '';
 
   /**
    * @param info what the run learns about its file, and `query` what it asked (both the
@@ -511,7 +513,7 @@ const STYLE_TOP = 8;
 
 /** Answers a page's call from the last run's answer. */
 async function reply(req: CallRequest): Promise<CallReply> {
-  if (answerLost && req.call !== 'area-copies') throw new Error('this answer was lost when the decoder failed: run the query again');
+  if (answerLost && req.call !== 'area-copies' && req.call !== 'check') throw new Error('this answer was lost when the decoder failed: run the query again');
   const rowsOf = (json: string): Match[] => JSON.parse(json);
   switch (req.call) {
     case 'rows':
@@ -523,6 +525,11 @@ async function reply(req: CallRequest): Promise<CallReply> {
     case 'order':
       answer?.assembler.orderBy(req.column, req.descending);
       return { call: 'order', id: req.id, result: null };
+    case 'filter':
+      if (answer) answer.filter = req.text;
+      return { call: 'filter', id: req.id, result: answer ? answer.assembler.filterRows(req.text) : 0 };
+    case 'row-of':
+      return { call: 'row-of', id: req.id, result: answer ? answer.assembler.rowOf(req.osmType, req.osmId) : -1 };
     case 'stats': {
       const empty = { types: [0, 0, 0], keys: [], values: [], long_keys: 0, long_values: 0, columns: [] };
       return { call: 'stats', id: req.id, result: answer ? JSON.parse(answer.assembler.tagStats(req.key, STATS_TOP)) : empty };
@@ -530,6 +537,15 @@ async function reply(req: CallRequest): Promise<CallReply> {
     case 'style-classes': {
       const empty = { values: [], other: 0, none: 0, features: [] };
       return { call: 'style-classes', id: req.id, result: answer ? JSON.parse(answer.assembler.styleClasses(req.key, STYLE_TOP)) : empty };
+    }
+    case 'check': {
+      await wasm;
+      try {
+        assemblerFor(req.query).free();
+        return { call: 'check', id: req.id, result: null };
+      } catch (e) {
+        return { call: 'check', id: req.id, result: e instanceof Error ? e.message : String(e) };
+      }
     }
     case 'places':
       return { call: 'places', id: req.id, result: searchPlaces(lastFile, req.text, PLACES_SHOWN) };
@@ -548,7 +564,7 @@ async function reply(req: CallRequest): Promise<CallReply> {
       let file = new Blob([], { type: req.format === 'csv' ? 'text/csv' : 'application/geo+json' });
       const exporting = answer;
       if (exporting) {
-        for (const piece of exportPieces(exporting.assembler, req.format, { generator: 'pbf-explorer', file: exporting.info, query: exporting.query })) {
+        for (const piece of exportPieces(exporting.assembler, req.format, { generator: 'pbf-explorer', file: exporting.info, query: exporting.query, ...(exporting.filter ? { filter: exporting.filter } : {}) })) {
           file = new Blob([file, piece as Uint8Array<ArrayBuffer> | string], { type: file.type });
           await new Promise((resolve) => setTimeout(resolve, 0));
           if (answer !== exporting) throw new Error('export stopped: a new query replaced the answer');

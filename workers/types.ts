@@ -188,13 +188,16 @@ export interface Progress {
 
 /** A named boundary or multipolygon relation of the file (the crate's `Place`). */
 export interface Place {
+  /** The relation's id, or the node's (`kind` `place`). */
   id: number;
   name: string;
-  /** `boundary` or `multipolygon` (its `type` tag). */
+  /** A relation's `type` tag, `boundary` or `multipolygon`; `place` for a node with `place=*`. */
   kind: string;
-  /** What it is as a tag: `boundary=administrative`, `leisure=park`; may be empty. */
+  /** What it is as a tag: `boundary=administrative`, `leisure=park`, `place=town`; may be empty. */
   what: string;
   admin_level: string | null;
-  /** How many of its members are ways. */
+  /** How many of its members are ways (0 for a node). */
   ways: number;
+  /** A node's location, `[lat, lon]` in degrees WGS84; null for a relation. */
+  at: [number, number] | null;
 }

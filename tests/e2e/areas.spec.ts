@@ -36,8 +36,7 @@ test('a person types a town’s name, picks its boundary, and sees the restauran
   await page.goto('/?q=amenity=restaurant&near=35.8989,14.5146&radius=300');
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
   await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
-  await page.getByRole('combobox', { name: 'Place' }).selectOption('relation');
-  await expect(page.getByTestId('place-hint')).toContainText('named boundaries and multipolygons in this file');
+  await expect(page.getByTestId('place-hint')).toContainText('named places in this file (boundaries, multipolygons, place nodes)');
   await page.getByTestId('place-name').fill('vallet');
   const pick = page.getByTestId('place-suggestions').getByRole('button').first();
   await expect(pick).toContainText('Valletta');
@@ -62,6 +61,28 @@ test('a person types a town’s name, picks its boundary, and sees the restauran
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
   await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
   await expect(page.getByTestId('result-count')).toHaveText(String(countOf(valletta)));
+});
+
+test('a place node found by name makes a circle around it, sized for its kind', async ({ page }) => {
+  // The file's nodes with a place tag, as osmium writes them (scripts/make-osmium-fixtures.sh).
+  const opl = readFileSync(resolve(import.meta.dirname, '../../test-results/osmium/malta-places.opl'), 'utf8').split('\n');
+  const line = opl.find((l) => /[ ,]T?name=Valletta,/.test(l) && /[ ,]place=city[, ]/.test(l))!;
+  const [, id] = /^n(\d+) /.exec(line)!;
+  const [lon, lat] = [Number(/ x(\S+)/.exec(line)![1]), Number(/ y(\S+)/.exec(line)![1])];
+  await page.goto('/?q=amenity=restaurant&near=60.1699,24.9384&radius=300');
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+  await page.getByTestId('place-name').fill('valletta');
+  const pick = page.getByTestId('place-suggestions').getByRole('button').filter({ hasText: `node ${id}` });
+  await expect(pick).toContainText('place=city');
+  // The boundary relation comes first, then the city's node.
+  await expect(page.getByTestId('place-suggestions').getByRole('button').first()).toContainText('relation 7510580');
+  await pick.click();
+  await expect(page.getByRole('combobox', { name: 'Place' })).toHaveValue('circle');
+  await expect(page.locator('[name=near]')).toHaveValue(`${lat.toFixed(5)},${lon.toFixed(5)}`);
+  await expect(page.locator('[name=radius]')).toHaveValue('5000');
+  // The map frames the circle: the node is in the middle of the view.
+  await expect.poll(() => page.evaluate(() => (window as unknown as { pbfExplorerMap: import('maplibre-gl').Map }).pbfExplorerMap.getCenter().toArray())).toEqual([expect.closeTo(lon, 2), expect.closeTo(lat, 2)]);
 });
 
 test('a relation that is no area says so and reads nothing more', async ({ page }) => {

@@ -104,6 +104,15 @@ test('a link made for one file says so when another is opened with it, and nothi
   await expect(page.getByTestId('share-link')).toBeHidden();
   await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
   await expect(page.getByTestId('file-info')).not.toContainText('helsinki');
+  // Its link records the header's timestamp (osmium fileinfo: 2024-03-13T21:21:12Z); the same
+  // name and size with another timestamp in the link gets a note as the header comes.
+  const malta = new URL(page.url());
+  expect(malta.searchParams.get('stamp')).toBe('1710364872');
+  malta.searchParams.set('stamp', '1700000000');
+  await page.goto(malta.pathname + malta.search);
+  await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
+  await expect(note).toHaveText("This link was made for malta.osm.pbf with data of 2023-11-14T22:13:20Z; this file's data is of 2024-03-13T21:21:12Z: the answer is this file's.");
+  await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
 });
 
 test('by keyboard: a skip link past the map to the query, and result rows in the tab order that open with Enter', async ({ page }) => {
@@ -170,8 +179,14 @@ test("a query whose area lies outside the file's bbox says so as the file's head
   await page.locator('input[type=file]').setInputFiles(join(DATA_DIR, 'malta.osm.pbf'));
   const note = page.getByTestId('area-note');
   await expect(note).toBeVisible();
-  await expect(note).toContainText("The query's area lies outside this file (its bbox is 13.815,35.520,14.856,36.333)");
+  await expect(note).toContainText("The query's area lies outside this file (its bbox is 13.815,35.520,14.856,36.333, framed on the map)");
   await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
+  // The map shows the file (Malta), not the circle over Helsinki.
+  const centre = await page.evaluate(() => (window as unknown as MapHandle).pbfExplorerMap.getCenter().toArray());
+  expect(centre[0]).toBeGreaterThan(13.8);
+  expect(centre[0]).toBeLessThan(14.9);
+  expect(centre[1]).toBeGreaterThan(35.5);
+  expect(centre[1]).toBeLessThan(36.4);
   await page.locator('[name=near]').fill('35.8989,14.5146');
   await page.getByRole('button', { name: 'Run query' }).click();
   await expect(note).toBeHidden();

@@ -26,6 +26,11 @@ export function matchOf(featureId: number): { type: (typeof TYPES)[number]; id: 
   return { type: TYPES[type], id: (featureId - type) / 4 };
 }
 
+/** The map feature id of match `type`/`id`: `osm id × 4 + type` (the inverse of {@link matchOf}). */
+export function featureIdOf(type: (typeof TYPES)[number], id: number): number {
+  return id * 4 + TYPES.indexOf(type);
+}
+
 /**
  * The query worker's numeric map changes (see `QueryAssembler.drainChanges` and the Rust
  * `Shape::encode`) as GeoJSON Features (RFC 7946) with `id` the feature id and properties

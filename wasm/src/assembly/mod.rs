@@ -305,7 +305,9 @@ pub struct Assembler {
     sorted_valid: bool,
     /// The list's order when not by label: (column, descending), see [`crate::assembly::table::order`].
     order: Option<(String, bool)>,
-    /// Positions in `sorted` in that order, built for `sorted` as of `view_version`.
+    /// The list's filter, lowercased ([`Assembler::set_filter`]); None: every match.
+    filter: Option<String>,
+    /// Positions in `sorted` in that order and passing the filter, built for `sorted` as of `view_version`.
     view: Vec<usize>,
     view_version: u64,
     /// Bumped whenever `sorted` changes.
@@ -366,6 +368,7 @@ impl Assembler {
             unsorted: Vec::new(),
             sorted_valid: true,
             order: None,
+            filter: None,
             view: Vec::new(),
             view_version: u64::MAX,
             sorted_version: 0,

@@ -134,6 +134,23 @@ pub fn columns(query_keys: &[String], stats: &TagStats, max: usize) -> Vec<Strin
     out
 }
 
+/// Whether a row passes the table's filter: `needle` (lowercased) is found, ignoring case, in
+/// the element's type, its id, or a key or value of one of its tags.
+pub fn row_passes(t: ElementType, id: i64, tags: &[Tag], needle: &str) -> bool {
+    let holds = |hay: &str| contains_ignoring_case(hay, needle);
+    holds(t.name()) || id.to_string().contains(needle) || tags.iter().any(|(k, v)| holds(k) || holds(v))
+}
+
+/// Whether `hay` holds `needle` (already lowercase) ignoring case: bytewise for an ASCII
+/// needle (no copy of `hay`), else on `hay` lowercased.
+fn contains_ignoring_case(hay: &str, needle: &str) -> bool {
+    if needle.is_ascii() {
+        let n = needle.as_bytes();
+        return n.is_empty() || hay.as_bytes().windows(n.len()).any(|w| w.eq_ignore_ascii_case(n));
+    }
+    hay.to_lowercase().contains(needle)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +168,17 @@ mod tests {
         assert_eq!(order(rows.iter().copied(), of, metres, "id", true), vec![3, 0, 2, 1]);
         assert_eq!(order(rows.iter().copied(), of, metres, "type", false), vec![1, 2, 3, 0]);
         assert_eq!(order(rows.iter().copied(), of, metres, "distance", false), vec![0, 2, 3, 1], "7.5 < 50 < 300, none last");
+    }
+
+    #[test]
+    fn a_row_passes_the_filter_by_type_id_key_or_value_ignoring_case() {
+        let t = tags(&[("amenity", "cafe"), ("name", "Café Cordina")]);
+        assert!(row_passes(ElementType::Node, 42, &t, "cordina"), "value, other case");
+        assert!(row_passes(ElementType::Node, 42, &t, "café"), "non-ASCII needle");
+        assert!(row_passes(ElementType::Node, 42, &t, "AMEN".to_lowercase().as_str()), "key");
+        assert!(row_passes(ElementType::Way, 42, &t, "way"), "type");
+        assert!(row_passes(ElementType::Node, 1042, &t, "04"), "id");
+        assert!(!row_passes(ElementType::Node, 42, &t, "restaurant"));
     }
 
     #[test]

@@ -289,3 +289,25 @@ fn matches_are_classed_by_their_value_of_a_key_the_most_frequent_first() {
     assert_eq!((none.values.len(), none.other, none.none), (0, 0, 5));
     assert!(none.features.chunks(2).all(|p| p[1] == 1.0));
 }
+
+#[test]
+fn the_filter_keeps_the_rows_holding_its_text_in_the_lists_order_and_finds_a_matchs_row() {
+    let mut a = Assembler::new(everywhere(), 100);
+    let nodes = [(1, 1.0, 1.0), (2, 1.0, 1.0), (3, 1.0, 1.0), (4, 1.0, 1.0)];
+    a.add_block(1, 0, 0, block(&nodes, &[(1, "Café Roma"), (2, "Bar"), (3, "café Nero"), (4, "Deli")], &[])).unwrap();
+    assert_eq!(a.row_of(ElementType::Node, 4), Some(2), "by label, bytewise: Bar, Café Roma, Deli, café Nero");
+    a.set_filter("CAFÉ".to_lowercase().as_str());
+    assert_eq!(a.row_count(), 2);
+    let ids: Vec<i64> = a.rows(0, 10).iter().map(|m| m.id).collect();
+    assert_eq!(ids, vec![1, 3]);
+    assert_eq!(a.row_of(ElementType::Node, 3), Some(1));
+    assert_eq!(a.row_of(ElementType::Node, 2), None, "left out by the filter");
+    a.set_order(Some("id".into()), true);
+    let ids: Vec<i64> = a.rows(0, 10).iter().map(|m| m.id).collect();
+    assert_eq!(ids, vec![3, 1], "ordered and filtered");
+    a.set_filter("cafe"); // every match's amenity=cafe
+    assert_eq!(a.row_count(), 4);
+    a.set_filter("");
+    assert_eq!(a.row_count(), 4);
+    assert_eq!(a.len(), 4);
+}

@@ -89,20 +89,61 @@ impl Assembler {
     /// match at a time (an element may hold megabytes of tags).
     pub fn row_keys(&mut self, start: usize, count: usize) -> Vec<(ElementType, i64)> {
         self.sort();
-        let end = start.saturating_add(count).min(self.sorted.len());
-        let Some((column, descending)) = &self.order else {
+        if self.order.is_none() && self.filter.is_none() {
+            let end = start.saturating_add(count).min(self.sorted.len());
             return (start.min(end)..end).map(|i| self.sorted.at(i)).collect();
-        };
-        if self.view_version != self.sorted_version {
-            // From the position alone: a whole match (its tags cloned) per row would be wasted here.
-            let own = |t, id| match column.as_str() {
-                "change" => self.change_of(t, id).map(|c| c.number() as f64),
-                _ => self.position(t, id).and_then(|[lat, lon]| self.area.distance_m(lat, lon)),
-            };
-            self.view = crate::assembly::table::order(self.sorted.iter(), |t, id| self.tags_of(t, id), own, column, *descending);
-            self.view_version = self.sorted_version;
         }
+        self.build_view();
+        let end = start.saturating_add(count).min(self.view.len());
         self.view[start.min(end)..end].iter().map(|&i| self.sorted.at(i)).collect()
+    }
+
+    /// The number of rows of the list: the matches, or those passing the filter.
+    pub fn row_count(&mut self) -> usize {
+        self.sort();
+        if self.filter.is_none() {
+            return self.sorted.len();
+        }
+        self.build_view();
+        self.view.len()
+    }
+
+    /// The position of match `(t, id)` in the list (its order and filter), or None when it is
+    /// not a row of it. Linear in the rows: asked once per click.
+    pub fn row_of(&mut self, t: ElementType, id: i64) -> Option<usize> {
+        self.sort();
+        if self.order.is_none() && self.filter.is_none() {
+            return self.sorted.iter().position(|key| key == (t, id));
+        }
+        self.build_view();
+        self.view.iter().position(|&i| self.sorted.at(i) == (t, id))
+    }
+
+    /// Builds `view`, the list's positions in `sorted` in its order and passing its filter,
+    /// unless it is up to date.
+    fn build_view(&mut self) {
+        if self.view_version == self.sorted_version {
+            return;
+        }
+        let mut view = match &self.order {
+            // From the position alone: a whole match (its tags cloned) per row would be wasted here.
+            Some((column, descending)) => {
+                let own = |t, id| match column.as_str() {
+                    "change" => self.change_of(t, id).map(|c| c.number() as f64),
+                    _ => self.position(t, id).and_then(|[lat, lon]| self.area.distance_m(lat, lon)),
+                };
+                crate::assembly::table::order(self.sorted.iter(), |t, id| self.tags_of(t, id), own, column, *descending)
+            }
+            None => (0..self.sorted.len()).collect(),
+        };
+        if let Some(filter) = &self.filter {
+            view.retain(|&i| {
+                let (t, id) = self.sorted.at(i);
+                crate::assembly::table::row_passes(t, id, self.tags_of(t, id).unwrap_or_default(), filter)
+            });
+        }
+        self.view = view;
+        self.view_version = self.sorted_version;
     }
 
     /// Orders the list by `column` (`type`, `id`, `distance` from a circle's centre, `change` in a change view, `name` or a
@@ -112,6 +153,12 @@ impl Assembler {
         self.view_version = u64::MAX;
     }
 
+    /// Keeps in the list only the matches whose type, id, or a tag's key or value holds `text`,
+    /// ignoring case (see [`crate::assembly::table::row_passes`]); empty: every match.
+    pub fn set_filter(&mut self, text: &str) {
+        self.filter = (!text.is_empty()).then(|| text.to_lowercase());
+        self.view_version = u64::MAX;
+    }
 
     /// The tags of a match (or of a candidate that is not one yet).
     pub fn tags_of(&self, t: ElementType, id: i64) -> Option<&[Tag]> {

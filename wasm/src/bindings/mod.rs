@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 mod layout;
 mod places;
 mod scanner;
+mod table;
 pub use layout::{AreaCopy, FileLayout, FileOptimizer};
 pub use places::PlaceList;
 pub use scanner::BlobScanner;
@@ -372,29 +373,11 @@ impl QueryAssembler {
         self.plan.take_basemap()
     }
 
-    /// Orders the list's rows by `column` (`type`, `id`, `name` or a tag key; empty: by label).
-    #[wasm_bindgen(js_name = orderBy)]
-    pub fn order_by(&mut self, column: &str, descending: bool) {
-        self.plan.answer_mut().set_order((!column.is_empty()).then(|| column.to_string()), descending);
-    }
-
     /// What the read learnt about the file, as JSON: `{"blobs":{"zlib":n,…},"counts":{…},
     /// "id_ranges":{"node":[min,max]|null,"way":…,"relation":…}}` (the OSMData blobs read).
     #[wasm_bindgen(js_name = fileFacts)]
     pub fn file_facts(&self) -> String {
         serde_json::to_string(&self.plan.answer().file_facts()).unwrap_or_default()
-    }
-
-    /// Tag statistics of the answer as JSON: `{"types":[nodes,ways,relations],
-    /// "keys":[[key,count]…],"values":[[value,count]…],"long_keys":n,"long_values":n,
-    /// "columns":[key…]}` — the `top` most frequent keys, the `top` most frequent values of `key`
-    /// (empty: none), how many keys and values were too long to list (`table::STATS_TEXT_BYTES`),
-    /// and the table's tag columns (the query's keys, then the most frequent others; 6 at most).
-    #[wasm_bindgen(js_name = tagStats)]
-    pub fn tag_stats(&mut self, key: &str, top: u32) -> String {
-        let stats = self.plan.answer_mut().tag_stats((!key.is_empty()).then_some(key), top as usize);
-        let columns = crate::assembly::table::columns(&self.query_keys, &stats, 6);
-        serde_json::json!({ "types": stats.types, "keys": stats.keys, "values": stats.values, "long_keys": stats.long_keys, "long_values": stats.long_values, "columns": columns }).to_string()
     }
 
     /// The number of matches.

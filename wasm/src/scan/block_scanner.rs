@@ -33,6 +33,7 @@ pub fn scan_block(data: &[u8], query: &PreparedQuery) -> Result<BlockScan, Decod
         refs: query.index.then(RefBuckets::default),
         bucket_start: 0,
         last_cell: (i64::MIN, [0; 4]),
+        place_keys: if query.collect { place_keys(&block.strings) } else { None },
         out: BlockScan { index: query.index.then(|| IndexPart { strings: StringFilter::of(&block.strings), ..IndexPart::default() }), ..BlockScan::default() },
     };
     let current = |states: &Option<Vec<VersionState>>, i: usize| VersionState::of(states, i) == VersionState::Current;
@@ -88,7 +89,16 @@ pub(super) struct BlockScanner<'a> {
     /// kept across elements.
     keys: Vec<u32>,
     vals: Vec<u32>,
+    /// The string-table indexes of `place` and `name`, when the block has both and the read
+    /// notes places: its nodes with both tags are [`Place`]s.
+    place_keys: Option<(u32, u32)>,
     out: BlockScan,
+}
+
+/// The indexes of `place` and `name` in a block's string table, when it holds both.
+fn place_keys(table: &[&[u8]]) -> Option<(u32, u32)> {
+    let at = |key: &[u8]| table.iter().position(|&s| s == key).map(|i| i as u32);
+    Some((at(b"place")?, at(b"name")?))
 }
 
 impl BlockScanner<'_> {
@@ -167,6 +177,9 @@ impl BlockScanner<'_> {
             self.out.summary.add_node(id, lat_e7, lon_e7);
         }
         let (lat, lon) = (lat_nano as f64 * 1e-9, lon_nano as f64 * 1e-9);
+        if let Some(keys) = self.place_keys {
+            self.note_place_node(id, [lat, lon], keys, pairs());
+        }
         if !self.query.collect || !self.query.area.contains(lat, lon) {
             return;
         }
@@ -480,8 +493,25 @@ impl BlockScanner<'_> {
         for _ in 0..members {
             ways += (types.next_u64()? == 1) as u32;
         }
-        self.out.places.push(Place { id, name: self.text(name), kind: kind.into(), what, admin_level, ways });
+        self.out.places.push(Place { id, name: self.text(name), kind: kind.into(), what, admin_level, ways, at: None });
         Ok(())
+    }
+
+    /// Notes node `id` at `at` (`[lat, lon]`, degrees) as a [`Place`] when its tags (`pairs`,
+    /// string-table indexes) hold both `place` and `name` (their indexes: `keys`).
+    fn note_place_node(&mut self, id: i64, at: [f64; 2], (place_key, name_key): (u32, u32), pairs: impl Iterator<Item = (u32, u32)>) {
+        let (mut place, mut name) = (None, None);
+        for (k, v) in pairs {
+            if k == place_key {
+                place = Some(v);
+            } else if k == name_key {
+                name = Some(v);
+            }
+        }
+        if let (Some(place), Some(name)) = (place, name) {
+            let what = format!("place={}", self.text(place));
+            self.out.places.push(Place { id, name: self.text(name), kind: "place".into(), what, admin_level: None, ways: 0, at: Some(at) });
+        }
     }
 }
 

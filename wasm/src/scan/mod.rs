@@ -70,20 +70,25 @@ pub struct AreaNodes {
 }
 
 
-/// A relation with `type=multipolygon` or `type=boundary` and a `name` tag.
+/// A place a person can name: a relation with `type=multipolygon` or `type=boundary` and a
+/// `name` tag, or a node with `place=*` and a `name` tag (OSM wiki, Key:place).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Place {
+    /// The relation's id, or the node's (`kind` `place`).
     pub id: i64,
     pub name: String,
-    /// Its `type` tag: `boundary` or `multipolygon`.
+    /// A relation's `type` tag, `boundary` or `multipolygon`; `place` for a node.
     pub kind: String,
-    /// What it is, as a tag: `boundary=administrative`, else its first tag other than
-    /// `type`, `name` and `admin_level` (`leisure=park`); empty when it has none.
+    /// What it is, as a tag: `boundary=administrative`, else a relation's first tag other than
+    /// `type`, `name` and `admin_level` (`leisure=park`), empty when it has none; a node's
+    /// `place=town`.
     pub what: String,
     /// Its `admin_level` tag, if any.
     pub admin_level: Option<String>,
-    /// How many of its members are ways (its size as mapped).
+    /// How many of its members are ways (its size as mapped); 0 for a node.
     pub ways: u32,
+    /// A node's location, `[lat, lon]` in degrees WGS84; None for a relation.
+    pub at: Option<[f64; 2]>,
 }
 
 /// Everything a query takes from one block.
