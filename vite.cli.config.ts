@@ -1,7 +1,8 @@
 import { defineConfig } from 'vite';
 
 // The command line: two Node entries bundled for Node ≥ 20 into dist-cli/ — the main
-// program and the decode thread it starts once per core. The Wasm decoder stays in wasm/pkg/.
+// program and the decode thread it starts once per core. `npm run build:cli` copies the Wasm
+// decoder beside them (workers/node-wasm.ts finds it there, in a packed install too).
 export default defineConfig({
   publicDir: false,
   build: {

@@ -18,7 +18,8 @@ export type Command =
   | { name: 'query'; target: string; query: Query; format: Format; threads: number; useIndex: boolean }
   | { name: 'info'; target: string; json: boolean; threads: number }
   | { name: 'index'; target: string; out: string; threads: number }
-  | { name: 'optimize'; target: string; out: string };
+  | { name: 'optimize'; target: string; out: string }
+  | { name: 'serve'; file: string | null; port: number };
 
 export const USAGE = `Usage: pbf-explorer <command> [options]   (--help after a command for its own)
 
@@ -29,6 +30,7 @@ Commands:
   info FILE|URL [--json]        what the file holds (as the page's file info)
   index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
   optimize IN OUT               write IN again with its blobs grouped by place, and OUT.idx
+  serve [FILE] [--port N]       serve the app on 127.0.0.1 (opening FILE when given)
 
 Exit codes: 0 success, 1 a query error (syntax, unreadable file, corrupt blob), 2 bad usage.
 `;
@@ -87,6 +89,12 @@ metadata, but no longer in id order: tools that need that order (osmium apply-ch
 importers) take it after \`osmium sort\`. History files are refused. Needs memory for the
 whole file's elements (about 50 bytes a node).
 `,
+  serve: `Usage: pbf-explorer serve [FILE] [--port N]
+
+Serves the app on http://127.0.0.1:N/ (default 8080; 0 for any free port) and prints the address
+to open. FILE, a .osm.pbf, is served beside it (with Range requests) and the address opens it.
+Nothing is served to other machines. Ctrl-C stops it.
+`,
 };
 
 function threadsOf(text: string | undefined): number {
@@ -142,6 +150,14 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     const target = one(positionals, 'FILE', name);
     if (/^https?:/i.test(target)) throw new UsageError('index: give a local file (a URL is indexed on its first full read in the page)');
     return { name, target, out: (values.out as string | undefined) ?? `${target}.idx`, threads: threadsOf(values.threads as string | undefined) };
+  }
+  if (name === 'serve') {
+    const { values, positionals } = parse(words, { port: { type: 'string' } });
+    const port = Number(values.port ?? 8080);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`serve: --port is a whole number from 0 to 65535, not "${values.port}"`);
+    const file = positionals[0] ?? null;
+    if (file !== null && !existsSync(file)) throw new UsageError(`serve: no such file: ${file}`);
+    return { name, file, port };
   }
   if (name === 'optimize') {
     const { positionals } = parse(words, {});

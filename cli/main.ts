@@ -11,6 +11,7 @@ import { printable } from './printable';
 import { progressLine } from './progress';
 import { optimizeFile, type Optimized } from './optimize';
 import { readTarget } from './read';
+import { serveApp } from './serve';
 
 /** A message on stderr; file names, servers' words and data in it are escaped (`printable`). */
 const say = (text: string) => process.stderr.write(`pbf-explorer: ${printable(text)}\n`);
@@ -19,6 +20,11 @@ async function run(command: Command): Promise<void> {
   if (command.name === 'help') {
     process.stdout.write(command.text);
     return;
+  }
+  if (command.name === 'serve') {
+    const { url } = await serveApp(command.file, command.port);
+    process.stdout.write(`pbf-explorer: the app is at ${url}\n(Ctrl-C stops it)\n`);
+    return new Promise(() => {}); // serves until stopped
   }
   if (command.name === 'optimize') {
     const status = process.stderr.isTTY ? (line: string) => process.stderr.write(`\r\x1b[K${line}`) : () => {};

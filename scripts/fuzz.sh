@@ -9,7 +9,7 @@
 # regression test in wasm/tests/malformed.rs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh >/dev/null
+bash scripts/setup.sh --tests >/dev/null
 cd wasm
 export PATH="$HOME/.cargo/bin:$PATH"
 seconds="${1:-30}"

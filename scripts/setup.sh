@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # Installs what pbf-explorer needs on a fresh machine, skipping whatever is already there:
-# the wasm32 Rust target, wasm-bindgen-cli (the exact version in wasm/Cargo.lock), wasm-pack,
-# nightly Rust and cargo-fuzz, the npm packages, and with --browser Debian's Chromium for the
-# Playwright tests and osmium-tool for test files written by another writer.
+# the wasm32 Rust target, wasm-bindgen-cli (the exact version in wasm/Cargo.lock), wasm-pack and
+# the npm packages; with --tests nightly Rust and cargo-fuzz (the fuzz run), and with --browser
+# Debian's Chromium for the Playwright tests and osmium-tool for test files written by another
+# writer. `npm start` needs neither.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 
 want_browser=false
-[ "${1:-}" = "--browser" ] && want_browser=true
+want_tests=false
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=true ;;
+    --tests) want_tests=true ;;
+    *) echo "setup.sh: unknown option $arg (--browser, --tests)" >&2; exit 2 ;;
+  esac
+done
 
 say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
 
@@ -26,11 +34,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$bindgen_ver
   say "installing wasm-bindgen-cli $bindgen_version (a few minutes)"
   cargo install wasm-bindgen-cli --version "=$bindgen_version" --force
 fi
-if ! rustup toolchain list | grep -q '^nightly'; then
+if $want_tests && ! rustup toolchain list | grep -q '^nightly'; then
   say "installing the nightly Rust toolchain (for cargo-fuzz)"
   rustup toolchain install nightly --profile minimal
 fi
-if ! command -v cargo-fuzz >/dev/null; then
+if $want_tests && ! command -v cargo-fuzz >/dev/null; then
   say "installing cargo-fuzz (a few minutes)"
   cargo install cargo-fuzz --locked
 fi

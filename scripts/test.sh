@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
-bash scripts/setup.sh --browser
+bash scripts/setup.sh --browser --tests
 
 echo "== test files written by libosmium (osmium cat, add-locations-to-ways, apply-changes --with-history, time-filter)"
 bash scripts/make-osmium-fixtures.sh

@@ -50,6 +50,7 @@ export class QueryForm {
     const at = [...q.value].slice(0, column - 1).join('').length; // characters to UTF-16 units
     q.focus();
     q.setSelectionRange(at, Math.min(q.value.length, at + 1));
+    shown.scrollIntoView({ block: 'nearest' }); // the message in view too, not only the field
   }
 
   /** Sets the circle's centre (degrees), as a map click does. */

@@ -1,9 +1,13 @@
 /** The Wasm decoder in Node (the command line): compiled once, instantiated in the main thread and in each decode thread. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { initSync } from '../wasm/pkg/pbf_explorer.js';
 
-/** Where the build put the decoder: `wasm/pkg`, one folder up from `workers/` and from the command line's bundle in `dist-cli/`. */
-const WASM_FILE = ['..', 'wasm', 'pkg', 'pbf_explorer_bg.wasm'].join('/');
+/**
+ * Where the decoder is: beside the command line's bundle (`npm run build:cli` copies it into
+ * `dist-cli/`, the folder a packed install holds), else in the build's `wasm/pkg`, a folder up
+ * from `workers/`. Joined, not literal: a literal `new URL` is an asset to Vite, bundled apart.
+ */
+const WASM_FILES = [['.', 'pbf_explorer_bg.wasm'].join('/'), ['..', 'wasm', 'pkg', 'pbf_explorer_bg.wasm'].join('/')];
 
 /**
  * The decoder's compiled module (compiled on the first call).
@@ -11,7 +15,8 @@ const WASM_FILE = ['..', 'wasm', 'pkg', 'pbf_explorer_bg.wasm'].join('/');
  */
 export function wasmModule(): WebAssembly.Module {
   if (!compiled) {
-    const url = new URL(WASM_FILE, import.meta.url);
+    const urls = WASM_FILES.map((file) => new URL(file, import.meta.url));
+    const url = urls.find((u) => existsSync(u)) ?? urls[urls.length - 1];
     try {
       compiled = new WebAssembly.Module(readFileSync(url));
     } catch (e) {
