@@ -19,7 +19,8 @@ export type Command =
   | { name: 'info'; target: string; json: boolean; threads: number }
   | { name: 'index'; target: string; out: string; threads: number }
   | { name: 'optimize'; target: string; out: string }
-  | { name: 'serve'; file: string | null; port: number };
+  | { name: 'serve'; file: string | null; port: number }
+  | { name: 'sql'; engine: 'osmium'; target: string; q: string };
 
 export const USAGE = `Usage: pbf-explorer <command> [options]   (--help after a command for its own)
 
@@ -31,6 +32,8 @@ Commands:
   index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
   optimize IN OUT               write IN again with its blobs grouped by place, and OUT.idx
   serve [FILE] [--port N]       serve the app on 127.0.0.1 (opening FILE when given)
+  sql --engine osmium FILE QUERY...
+                                print the osmium command that answers QUERY on the whole FILE
 
 Exit codes: 0 success, 1 a query error (syntax, unreadable file, corrupt blob), 2 bad usage.
 `;
@@ -88,6 +91,15 @@ area, even on a file of a whole country or more. OUT holds exactly IN's elements
 metadata, but no longer in id order: tools that need that order (osmium apply-changes, most
 importers) take it after \`osmium sort\`. History files are refused. Needs memory for the
 whole file's elements (about 50 bytes a node).
+`,
+  sql: `Usage: pbf-explorer sql --engine osmium FILE QUERY...
+
+Prints the command of another tool that answers QUERY on the whole of FILE (a .osm.pbf with one
+version per element) exactly as pbf-explorer does, to run there. --engine osmium: osmium
+tags-filter, whose expressions say an "or" of tag conditions (KEY, KEY=VALUE, KEY prefix:*),
+each maybe with type:; anything else ("and", "not", regular expressions) is refused with the
+reason, exit code 1: never a command that answers another question. No area options: osmium
+extract's rules for an area are not pbf-explorer's.
 `,
   serve: `Usage: pbf-explorer serve [FILE] [--port N]
 
@@ -150,6 +162,14 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     const target = one(positionals, 'FILE', name);
     if (/^https?:/i.test(target)) throw new UsageError('index: give a local file (a URL is indexed on its first full read in the page)');
     return { name, target, out: (values.out as string | undefined) ?? `${target}.idx`, threads: threadsOf(values.threads as string | undefined) };
+  }
+  if (name === 'sql') {
+    const { values, positionals } = parse(words, { engine: { type: 'string' } });
+    if (values.engine !== 'osmium') throw new UsageError(`sql: --engine osmium is the one engine${values.engine === undefined ? ' (give it)' : `, not "${values.engine}"`}`);
+    const target = one(positionals, 'FILE', name);
+    const q = positionals.slice(1).join(' ');
+    if (!q.trim()) throw new UsageError('sql: QUERY is missing (e.g. amenity=cafe)');
+    return { name, engine: 'osmium', target, q };
   }
   if (name === 'serve') {
     const { values, positionals } = parse(words, { port: { type: 'string' } });

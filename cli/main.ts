@@ -12,6 +12,7 @@ import { progressLine } from './progress';
 import { optimizeFile, type Optimized } from './optimize';
 import { readTarget } from './read';
 import { serveApp } from './serve';
+import { osmiumCommand } from './elsewhere';
 
 /** A message on stderr; file names, servers' words and data in it are escaped (`printable`). */
 const say = (text: string) => process.stderr.write(`pbf-explorer: ${printable(text)}\n`);
@@ -19,6 +20,10 @@ const say = (text: string) => process.stderr.write(`pbf-explorer: ${printable(te
 async function run(command: Command): Promise<void> {
   if (command.name === 'help') {
     process.stdout.write(command.text);
+    return;
+  }
+  if (command.name === 'sql') {
+    process.stdout.write(`${osmiumCommand(command.target, command.q)}\n`);
     return;
   }
   if (command.name === 'serve') {

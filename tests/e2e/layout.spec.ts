@@ -326,4 +326,28 @@ test.describe('on a phone', () => {
     await mapIdle(page);
     await page.screenshot({ path: join(SHOTS, 'phone-refined.png') });
   });
+  test('from the pane: a row click selects its match on the map, Zoom to data frames the answer, Colour by key shows its legend', async ({ page }) => {
+    await openMalta(page, '/?q=amenity%3Drestaurant&near=35.8989,14.5146&radius=1000');
+    await page.getByTestId('pane-toggle').click();
+    const row = page.getByTestId('result-item').nth(3);
+    const [type, id] = [await row.getAttribute('data-osm-type'), Number(await row.getAttribute('data-osm-id'))];
+    const picked = page.locator(`[data-testid=result-item][data-osm-id="${id}"]`);
+    await picked.click();
+    await expect(picked).toHaveClass(/selected/);
+    const fid = id * 4 + ['node', 'way', 'relation'].indexOf(type!);
+    await expect.poll(() => page.evaluate((f) => (window as unknown as MapHandle).pbfExplorerMap.getFeatureState({ source: 'matches', id: f }).selected, fid)).toBe(true);
+    await page.evaluate(() => (window as unknown as MapHandle).pbfExplorerMap.jumpTo({ center: [0, 0], zoom: 3 }));
+    await page.getByTestId('zoom-to-data').click();
+    const [w, s, e, n] = await page.evaluate(() => {
+      const b = (window as unknown as MapHandle).pbfExplorerMap.getBounds();
+      return [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()];
+    });
+    expect(w < 14.5146 && 14.5146 < e && s < 35.8989 && 35.8989 < n, `${[w, s, e, n]}`).toBe(true);
+    await page.getByTestId('style-key').fill('cuisine');
+    await page.getByTestId('style-key').press('Enter');
+    await expect(page.getByTestId('style-value').first()).toBeVisible();
+    expect(await inView(page, '[data-testid=style-value]')).toBe(true);
+    await mapIdle(page);
+    await page.screenshot({ path: join(SHOTS, 'phone-style.png') });
+  });
 });

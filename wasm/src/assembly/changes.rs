@@ -88,10 +88,7 @@ impl Assembler {
 
     /// Every match's type and id.
     fn match_keys(&self) -> Vec<(ElementType, i64)> {
-        let nodes = self.nodes.keys().map(|&id| (ElementType::Node, id));
-        let ways = self.ways.iter().filter(|(_, w)| w.is_match()).map(|(&id, _)| (ElementType::Way, id));
-        let relations = self.relations.iter().filter(|(_, r)| r.is_match()).map(|(&id, _)| (ElementType::Relation, id));
-        nodes.chain(ways).chain(relations).collect()
+        self.match_tags().map(|(t, id, _)| (t, id)).collect()
     }
 
     /// The version of the match `(t, id)`, None when it is no match; a match without metadata

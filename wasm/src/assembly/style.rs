@@ -27,10 +27,7 @@ impl Assembler {
         let values = self.tag_stats(Some(key), top).values;
         let position: FxHashMap<&str, usize> = values.iter().enumerate().map(|(i, (v, _))| (v.as_str(), i)).collect();
         let (mut other, mut none, mut features) = (0, 0, Vec::new());
-        let nodes = self.nodes.iter().map(|(&id, n)| (ElementType::Node, id, &n.tags[..]));
-        let ways = self.ways.iter().filter(|(_, w)| w.is_match()).map(|(&id, w)| (ElementType::Way, id, &w.tags[..]));
-        let relations = self.relations.iter().filter(|(_, r)| r.is_match()).map(|(&id, r)| (ElementType::Relation, id, &r.tags[..]));
-        for (t, id, tags) in nodes.chain(ways).chain(relations) {
+        for (t, id, tags) in self.match_tags() {
             let class = match tags.iter().find(|(k, _)| k == key) {
                 Some((_, v)) => position.get(v.as_str()).copied().unwrap_or_else(|| {
                     other += 1;

@@ -160,6 +160,16 @@ impl Assembler {
         self.view_version = u64::MAX;
     }
 
+    /// Every match's type, id and tags, in no order: the nodes, then the ways and relations that
+    /// are matches (not candidates). The one walk over all matches the list, a change view and
+    /// the colouring by a key start from.
+    pub(crate) fn match_tags(&self) -> impl Iterator<Item = (ElementType, i64, &[Tag])> + '_ {
+        let nodes = self.nodes.iter().map(|(&id, n)| (ElementType::Node, id, &n.tags[..]));
+        let ways = self.ways.iter().filter(|(_, w)| w.is_match()).map(|(&id, w)| (ElementType::Way, id, &w.tags[..]));
+        let relations = self.relations.iter().filter(|(_, r)| r.is_match()).map(|(&id, r)| (ElementType::Relation, id, r.tags.as_slice()));
+        nodes.chain(ways).chain(relations)
+    }
+
     /// The tags of a match (or of a candidate that is not one yet).
     pub fn tags_of(&self, t: ElementType, id: i64) -> Option<&[Tag]> {
         tags_of(&self.nodes, &self.ways, &self.relations, t, id)
@@ -178,11 +188,11 @@ impl Assembler {
         if !self.sorted_valid {
             self.sorted_version += 1;
             self.sorted.clear();
-            self.unsorted.clear();
-            let nodes = self.nodes.keys().map(|&id| (ElementType::Node, id));
-            let ways = self.ways.iter().filter(|(_, w)| w.is_match()).map(|(&id, _)| (ElementType::Way, id));
-            let relations = self.relations.iter().filter(|(_, r)| r.is_match()).map(|(&id, _)| (ElementType::Relation, id));
-            self.unsorted.extend(nodes.chain(ways).chain(relations));
+            // Taken while the matches are walked, and put back: its room is kept.
+            let mut unsorted = std::mem::take(&mut self.unsorted);
+            unsorted.clear();
+            unsorted.extend(self.match_tags().map(|(t, id, _)| (t, id)));
+            self.unsorted = unsorted;
             self.sorted_valid = true;
         }
         if self.unsorted.is_empty() {

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 mod layout;
 mod places;
+mod elsewhere;
 mod scanner;
 mod table;
 pub use layout::{AreaCopy, FileLayout, FileOptimizer};
