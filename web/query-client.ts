@@ -7,6 +7,9 @@ import type { CallReply, CallRequest, FromQueryWorker, RunEnd, RunEvent, SourceS
 import type { FileInfo, Match, Place, Progress, Query, StyleClasses, TagStats } from '../workers/types';
 import { contextFeatures, mapChanges } from '../workers/common/wire';
 
+/** How long a run waits for the query worker's check of its query (ms) before it starts anyway. */
+const CHECK_WAIT_MS = 2000;
+
 export type { SourceSpec, RunEnd };
 export { sourceKey } from '../workers/messages';
 
@@ -244,8 +247,13 @@ export class QueryClient {
    * Why `query` would be refused before any byte is read (its syntax, as "syntax error at
    * column N: …", its area, its moments), or null: asked before a run clears the last answer.
    */
-  check(query: Query): Promise<string | null> {
-    return this.call({ call: 'check', id: ++this.callId, query }, (r) => (r.call === 'check' ? r.result : undefined));
+  async check(query: Query): Promise<string | null> {
+    // A worker that trapped is replaced by the run; a check that does not come back soon leaves
+    // the run to parse the query itself (its syntax error then ends it as before).
+    if (this.trapped) return null;
+    const asked = this.call({ call: 'check', id: ++this.callId, query }, (r) => (r.call === 'check' ? r.result : undefined));
+    const late = new Promise<null>((resolve) => setTimeout(() => resolve(null), CHECK_WAIT_MS));
+    return Promise.race([asked.catch(() => null), late]);
   }
 
   /** The matches classed by their values of `key` (the map's "Colour by"). */

@@ -544,7 +544,9 @@ async function reply(req: CallRequest): Promise<CallReply> {
         assemblerFor(req.query).free();
         return { call: 'check', id: req.id, result: null };
       } catch (e) {
-        return { call: 'check', id: req.id, result: e instanceof Error ? e.message : String(e) };
+        // A trap is no refusal: the page is told (`failure`), and its run starts a fresh worker.
+        const message = failure(e);
+        return { call: 'check', id: req.id, result: answerLost ? null : message };
       }
     }
     case 'places':
