@@ -138,13 +138,17 @@ const filterCount = $('#filter-count');
 let filterTimer: ReturnType<typeof setTimeout> | undefined;
 /** How many matches the answer has (the table shows them all, or what the filter keeps). */
 let matchTotal = 0;
-/** Shows `total` matches in the table: all of them, or as many as the filter keeps. */
+/**
+ * Shows `total` matches in the table: all of them, or as many as the filter keeps; `refilter`:
+ * the filter's text changed (the rows are shown from the top, and an emptied filter leaves the
+ * query worker too).
+ */
 async function showRows(total: number, refilter = false): Promise<void> {
   matchTotal = total;
   pane.setCount(total);
   const text = filterBox.value.trim();
   if (!text) {
-    if (refilter) list.refilter(total);
+    if (refilter) list.refilter(await client.filter(''));
     else list.setCount(total);
     if (filterCount.textContent) filterCount.textContent = '';
     return;
@@ -155,11 +159,7 @@ async function showRows(total: number, refilter = false): Promise<void> {
 }
 filterBox.addEventListener('input', () => {
   clearTimeout(filterTimer);
-  filterTimer = setTimeout(() => {
-    // Emptied: the worker's filter goes too (the rows are every match again).
-    if (!filterBox.value.trim()) void client.filter('').then((rows) => void showRows(rows, true));
-    else void showRows(matchTotal, true);
-  }, FILTER_DELAY_MS);
+  filterTimer = setTimeout(() => void showRows(matchTotal, true), FILTER_DELAY_MS);
 });
 const tagStats = new TagStatsView(
   $('#tag-stats'),

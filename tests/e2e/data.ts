@@ -20,6 +20,15 @@ export interface ListedQuery {
   bbox?: [number, number, number, number];
 }
 
+/** The query-language answers libosmium gives on Malta and Helsinki (tests/answers/language/make-answers.py). */
+export const LANGUAGE_ANSWERS: { q: string; nodes: number[]; ways: number[]; relations: number[] }[] = JSON.parse(readFileSync(resolve(here, '../answers/language/answers.json'), 'utf8'));
+
+/** libosmium's answer to language query `q` as `type/id` keys (node/1, way/2, relation/3). */
+export function languageAnswer(q: string): string[] {
+  const a = LANGUAGE_ANSWERS.find((x) => x.q === q)!;
+  return [...a.nodes.map((id) => `node/${id}`), ...a.ways.map((id) => `way/${id}`), ...a.relations.map((id) => `relation/${id}`)];
+}
+
 export const QUERIES: ListedQuery[] = JSON.parse(readFileSync(resolve(here, '../queries.json'), 'utf8'));
 
 /**

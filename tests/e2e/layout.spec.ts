@@ -8,17 +8,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DATA_DIR } from './data';
+import { DATA_DIR, languageAnswer } from './data';
 
 type MapHandle = { pbfExplorerMap: import('maplibre-gl').Map };
 const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
-/** The language answers libosmium gave (tests/answers/language). */
-const LANGUAGE = JSON.parse(readFileSync(resolve(import.meta.dirname, '../answers/language/answers.json'), 'utf8')) as { q: string; nodes: number[]; ways: number[]; relations: number[] }[];
-/** libosmium's answer to query `q` as `type/id` keys. */
-function answerOf(q: string): string[] {
-  const a = LANGUAGE.find((x) => x.q === q)!;
-  return [...a.nodes.map((id) => `node/${id}`), ...a.ways.map((id) => `way/${id}`), ...a.relations.map((id) => `relation/${id}`)];
-}
+
 
 /** Valletta's cafés and restaurants within 1000 m, on malta.osm.pbf. */
 const VALLETTA = '/?q=amenity%3Dcafe+or+amenity%3Drestaurant&near=35.8989,14.5146&radius=1000';
@@ -98,7 +92,7 @@ test('the table\'s filter keeps the rows holding its text, the exports follow it
   const total = Number(await page.getByTestId('result-count').textContent());
   // Every match whose cuisine is italian (libosmium's answer to the refinement) is kept, and
   // every row kept holds the text in a tag (a key or value), whatever its case.
-  const italian = answerOf('(amenity=cafe or amenity=restaurant) and cuisine=italian');
+  const italian = languageAnswer('(amenity=cafe or amenity=restaurant) and cuisine=italian');
   await page.getByTestId('result-filter').fill('ITALIAN');
   await expect(page.getByTestId('filter-count')).toHaveText(/^\d+ of \d+ rows$/);
   const kept = Number((await page.getByTestId('filter-count').textContent())!.split(' ')[0]);
@@ -319,8 +313,8 @@ test.describe('on a phone', () => {
     const refined = `(${query}) and cuisine=italian`;
     await expect(field).toHaveValue(refined);
     await expect(page.getByTestId('status')).toHaveText('done');
-    await expect(page.getByTestId('result-count')).toHaveText(String(answerOf(refined).length));
-    await expect(page.getByTestId('pane-toggle')).toHaveText(`Answer: ${answerOf(refined).length} matches`);
+    await expect(page.getByTestId('result-count')).toHaveText(String(languageAnswer(refined).length));
+    await expect(page.getByTestId('pane-toggle')).toHaveText(`Answer: ${languageAnswer(refined).length} matches`);
     const row = page.getByTestId('result-item').first();
     await expect(row.locator('a', { hasText: 'iD' })).toHaveAttribute('href', `https://www.openstreetmap.org/edit?editor=id&${await row.getAttribute('data-osm-type')}=${await row.getAttribute('data-osm-id')}`);
     await mapIdle(page);

@@ -4,16 +4,11 @@
  */
 import { expect, test } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { DATA_DIR } from './data';
+import { join } from 'node:path';
+import { DATA_DIR, languageAnswer } from './data';
 
 const cafes: { nodes: number[] } = JSON.parse(readFileSync(join(DATA_DIR, 'expected/helsinki.cafe-1000m.json'), 'utf8'));
-/** The query-language answers libosmium gives (tests/answers/language/make-answers.py). */
-const answers: { q: string; nodes: number[]; ways: number[]; relations: number[] }[] = JSON.parse(readFileSync(resolve(import.meta.dirname, '../answers/language/answers.json'), 'utf8'));
-const countOf = (q: string) => {
-  const a = answers.find((x) => x.q === q)!;
-  return a.nodes.length + a.ways.length + a.relations.length;
-};
+const countOf = (q: string) => languageAnswer(q).length;
 
 test('the table sorts by a column and the statistics refine the query', async ({ page }) => {
   await page.goto('/?q=amenity%3Dcafe&near=60.1699,24.9384&radius=1000');

@@ -104,8 +104,8 @@ test('a link made for one file says so when another is opened with it, and nothi
   await expect(page.getByTestId('share-link')).toBeHidden();
   await expect(page.getByTestId('status')).toHaveText('done', { timeout: 60_000 });
   await expect(page.getByTestId('file-info')).not.toContainText('helsinki');
-  // Its link records the header's timestamp (osmium fileinfo: 2024-03-13T21:21:12Z); the same
-  // name and size with another timestamp in the link gets a note as the header comes.
+  // Its link records the header's replication timestamp (Malta's, as osmium fileinfo gives it);
+  // the same name and size with another timestamp in the link gets a note as the header comes.
   const malta = new URL(page.url());
   expect(malta.searchParams.get('stamp')).toBe('1710364872');
   malta.searchParams.set('stamp', '1700000000');

@@ -4,7 +4,6 @@
 //! else is refused with the reason: a program that answers another question is never given.
 
 use super::language::{Expr, KeyPattern, ValueTest};
-use crate::element::ElementType;
 
 /// Characters osmium's expressions give a meaning to and cannot escape.
 const OSMIUM_SPECIAL: [char; 5] = ['=', '*', ',', '!', '/'];
@@ -36,10 +35,11 @@ pub fn osmium_tags_filter(expr: &Expr) -> Result<Vec<String>, String> {
 
 /// One term of the `or`: a tag condition, alone or with `type:`: its type letters, key and value.
 fn osmium_term(term: &Expr) -> Result<(String, String, Option<String>), String> {
-    let (types, tag) = match term {
-        Expr::Tag { .. } => ("nwr".to_string(), term),
+    let (types, key, value) = match term {
+        Expr::Tag { key, value } => ("nwr".to_string(), key, value),
+        // One type: its name's first letter, as osmium names types (n, w, r).
         Expr::And(parts) => match parts.as_slice() {
-            [Expr::Type(t), tag @ Expr::Tag { .. }] | [tag @ Expr::Tag { .. }, Expr::Type(t)] => (type_letter(*t).to_string(), tag),
+            [Expr::Type(t), Expr::Tag { key, value }] | [Expr::Tag { key, value }, Expr::Type(t)] => (t.name()[..1].to_string(), key, value),
             _ => return Err("osmium tags-filter has no \"and\" of tag conditions (its expressions are joined by \"or\")".into()),
         },
         Expr::Not(_) => return Err("osmium tags-filter has no \"not\" (its \"!=\" also needs the key to be there)".into()),
@@ -47,7 +47,6 @@ fn osmium_term(term: &Expr) -> Result<(String, String, Option<String>), String> 
         Expr::Type(_) => return Err("osmium tags-filter needs a tag in each expression, not a type alone".into()),
         Expr::Id(_) => return Err("osmium tags-filter matches tags, not ids (osmium getid does)".into()),
     };
-    let Expr::Tag { key, value } = tag else { unreachable!("a tag condition") };
     let key = match key {
         KeyPattern::Exact(k) => plain(k, "key")?,
         KeyPattern::Prefix(p) => format!("{}*", plain(p, "key")?),
@@ -72,14 +71,6 @@ fn plain(text: &str, what: &str) -> Result<String, String> {
         return Err(format!("osmium tags-filter cannot hold the {what} {text:?} (empty, or a space at an end)"));
     }
     Ok(text.to_string())
-}
-
-fn type_letter(t: ElementType) -> char {
-    match t {
-        ElementType::Node => 'n',
-        ElementType::Way => 'w',
-        ElementType::Relation => 'r',
-    }
 }
 
 #[cfg(test)]
