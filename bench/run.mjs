@@ -27,7 +27,7 @@
  * scripts/make-malta-x200.sh; its rows run when the file exists).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
@@ -162,8 +162,18 @@ async function cliRuns() {
     }
     for (const r of [ours, out[`go_${name}`]]) if (r) delete r.stdout;
   }
+  // The whole-file building answer (421 620 matches) written to a file in each export format,
+  // one after the other in this repetition: process start to end (the read included), bytes.
+  for (const format of EXPORT_FORMATS) {
+    const path = join(root, 'bench/data', `building.${format}`);
+    const run = await timed('node', [cli, 'query', join(dataDir, BIG), '--format', format, '--out', path, 'building']);
+    delete run.stdout;
+    out[`export_${format}`] = { ...run, bytes: statSync(path).size };
+    rmSync(path);
+  }
   return out;
 }
+const EXPORT_FORMATS = ['geoparquet', 'geojson', 'csv'];
 
 const inflateRun = () => JSON.parse(execFileSync('node', [join(root, 'bench/inflate.mjs'), join(dataDir, BIG)]).toString());
 /** The blob index's cost to the decoders alone (bench/index-cost.mjs), for the 1000 m query. */
@@ -683,6 +693,10 @@ function report({ cores, runs, memory, layout }, write) {
     cli_big_rss: med((r) => r.cli.cli_big.rss),
     go_big: med((r) => r.cli.go_big?.ms ?? NaN),
     go_big_rss: med((r) => r.cli.go_big?.rss ?? NaN),
+    export_geoparquet: med((r) => r.cli.export_geoparquet?.ms ?? NaN),
+    export_geojson: med((r) => r.cli.export_geojson?.ms ?? NaN),
+    export_csv: med((r) => r.cli.export_csv?.ms ?? NaN),
+    export_geoparquet_rss: med((r) => r.cli.export_geoparquet?.rss ?? NaN),
     cli_huge: med((r) => r.cli.cli_huge?.ms ?? NaN),
     cli_huge_rss: med((r) => r.cli.cli_huge?.rss ?? NaN),
     go_huge: med((r) => r.cli.go_huge?.ms ?? NaN),
@@ -711,6 +725,7 @@ function report({ cores, runs, memory, layout }, write) {
     index_cost: paired((r) => r.indexCost.index_ms, (r) => r.indexCost.plain_ms),
     go_app: paired((r) => r.cli.go_big?.ms ?? NaN, appNear),
     go_cli: paired((r) => r.cli.go_big?.ms ?? NaN, (r) => r.cli.cli_big.ms),
+    parquet_geojson: paired((r) => r.cli.export_geoparquet?.ms ?? NaN, (r) => r.cli.export_geojson?.ms ?? NaN),
     zstd: paired((r) => r.bench.query_zlib_big.ms, (r) => r.bench.query_zstd_big.ms),
     lz4: paired((r) => r.bench.query_zlib_big.ms, (r) => r.bench.query_lz4_big.ms),
   };
@@ -776,6 +791,7 @@ function report({ cores, runs, memory, layout }, write) {
     ['native, osmpbf (zlib-rs): for_each / par_map_reduce / 1-pass query', `${m.osmpbf_scan_1.toFixed(0)} / ${m.osmpbf_scan_all.toFixed(0)} / ${m.osmpbf_query_all.toFixed(0)}`, '', '', ''],
     ['command line: pbf-explorer osmar 36.8989 15.7146 1000 amenity=cafe (process start to end)', m.cli_big.toFixed(0), mbps(m.cli_big), `${ratio(OSMAR_REFERENCE_MS, m.cli_big)}× the speed of osmar's 1.04 s; ${Number.isFinite(m.go_big) ? `${pr.go_cli}× the speed of the Go peer (paulmach/osm, osmar's method), ${m.go_big.toFixed(0)} ms` : 'the Go peer not built'}`, '≥ 1.0× osmar'],
     ['command line: peak RSS, that query: ours / Go peer', '', '', `${mib(m.cli_big_rss)} / ${Number.isFinite(m.go_big_rss) ? mib(m.go_big_rss) : '-'}`, ''],
+    ['command line: building, whole file (421 620 matches) to --out: GeoParquet / GeoJSON / CSV (process start to end, the read included)', `${m.export_geoparquet.toFixed(0)} / ${m.export_geojson.toFixed(0)} / ${m.export_csv.toFixed(0)}`, '', runs[0].cli.export_geoparquet ? `GeoParquet ${pr.parquet_geojson}× GeoJSON's time; ${EXPORT_FORMATS.map((f) => `${(runs[0].cli[`export_${f}`].bytes / 1e6).toFixed(0)} MB`).join(' / ')}; GeoParquet peak RSS ${mib(m.export_geoparquet_rss)}` : 'not measured', ''],
     ['command line: the same query on the 1.1 GB file (200 × malta, 8 600 answers)', Number.isFinite(m.cli_huge) ? m.cli_huge.toFixed(0) : 'no file', '', Number.isFinite(m.cli_huge) ? `${ratio(OSMAR_HUGE_REFERENCE_MS, m.cli_huge)}× the speed of osmar's 18 s${Number.isFinite(m.go_huge) ? `; ${ratio(m.go_huge, m.cli_huge)}× the Go peer's, ${m.go_huge.toFixed(0)} ms` : ''}` : '', '≥ 1.0× osmar'],
     ['command line: peak RSS on the 1.1 GB file: ours / Go peer', '', '', Number.isFinite(m.cli_huge_rss) ? `${mib(m.cli_huge_rss)} / ${Number.isFinite(m.go_huge_rss) ? mib(m.go_huge_rss) : '-'}` : '', '≤ osmar\'s'],
     ['inflate every blob in Wasm: zune-inflate (ours) / zlib-rs / miniz_oxide', `${m.inflate_zune.toFixed(0)} / ${m.inflate_zlib_rs.toFixed(0)} / ${m.inflate_miniz.toFixed(0)}`, '', `zune-inflate is ${ratio(m.inflate_zlib_rs, m.inflate_zune)}× as fast as zlib-rs, ${ratio(m.inflate_miniz, m.inflate_zune)}× miniz_oxide`, 'keep the fastest'],

@@ -8,6 +8,7 @@ import type { Area, Query } from '../workers/types';
 import { existsSync, readFileSync } from 'node:fs';
 import { parsePoly, parsePolygonFile, parseRelationRef } from '../workers/common/polygon-text';
 import { parseBbox, parseLatLon, parseMoment, parseRadius } from '../workers/common/query-text';
+import { ENGINES, type Engine } from '../workers/common/elsewhere';
 import { FORMATS, type Format } from './output';
 
 /** Bad usage: a missing argument, an unknown option, a malformed number. */
@@ -15,25 +16,26 @@ export class UsageError extends Error {}
 
 export type Command =
   | { name: 'help'; text: string }
-  | { name: 'query'; target: string; query: Query; format: Format; threads: number; useIndex: boolean }
+  | { name: 'query'; target: string; query: Query; format: Format; out: string | null; threads: number; useIndex: boolean }
   | { name: 'info'; target: string; json: boolean; threads: number }
   | { name: 'index'; target: string; out: string; threads: number }
   | { name: 'optimize'; target: string; out: string }
   | { name: 'serve'; file: string | null; port: number }
-  | { name: 'sql'; engine: 'osmium'; target: string; q: string };
+  | { name: 'sql'; engine: Engine; target: string; query: Query };
+
 
 export const USAGE = `Usage: pbf-explorer <command> [options]   (--help after a command for its own)
 
 Commands:
   query FILE|URL [--near LAT,LON [--radius M] | --bbox W,S,E,N | --in relation/ID | --poly P]
-        [--inside all] [--from MOMENT] [--at MOMENT] [--format F] QUERY...
+        [--inside all] [--from MOMENT] [--at MOMENT] [--format F] [--out PATH] QUERY...
   osmar LAT LON RADIUS TAG...   osmar's invocation and output, on the file in OSMAR_PBF_FILE
   info FILE|URL [--json]        what the file holds (as the page's file info)
   index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
   optimize IN OUT               write IN again with its blobs grouped by place, and OUT.idx
   serve [FILE] [--port N]       serve the app on 127.0.0.1 (opening FILE when given)
-  sql --engine osmium FILE QUERY...
-                                print the osmium command that answers QUERY on the whole FILE
+  sql --engine duckdb|osmium FILE [area options] QUERY...
+                                print the DuckDB SQL or osmium command that answers QUERY
 
 Exit codes: 0 success, 1 a query error (syntax, unreadable file, corrupt blob), 2 bad usage.
 `;
@@ -60,7 +62,10 @@ Options:
   --from MOMENT      history files: what changed from this moment to --at (or now): each
                      match is created, modified or deleted (meta:change, a "change" property
                      or column); unchanged ones are left out. The file is read twice.
-  --format F         text (osmar's line format, the default), geojson, geojsonseq (RFC 8142), csv
+  --format F         text (osmar's line format, the default), geojson, geojsonseq (RFC 8142), csv,
+                     geoparquet (GeoParquet 1.1: WKB geometry, bbox column, tags as a map; binary,
+                     so to --out or a redirected standard output)
+  --out PATH         write the answer to PATH instead of standard output
   --no-index         do not use FILE.idx (URL.idx) beside the file
   --threads N        decode threads (default: one per core)
 
@@ -92,14 +97,21 @@ metadata, but no longer in id order: tools that need that order (osmium apply-ch
 importers) take it after \`osmium sort\`. History files are refused. Needs memory for the
 whole file's elements (about 50 bytes a node).
 `,
-  sql: `Usage: pbf-explorer sql --engine osmium FILE QUERY...
+  sql: `Usage: pbf-explorer sql --engine ENGINE FILE [area options] QUERY...
 
-Prints the command of another tool that answers QUERY on the whole of FILE (a .osm.pbf with one
-version per element) exactly as pbf-explorer does, to run there. --engine osmium: osmium
-tags-filter, whose expressions say an "or" of tag conditions (KEY, KEY=VALUE, KEY prefix:*),
-each maybe with type:; anything else ("and", "not", regular expressions) is refused with the
-reason, exit code 1: never a command that answers another question. No area options: osmium
-extract's rules for an area are not pbf-explorer's.
+Prints the program of another tool that answers QUERY on FILE (a .osm.pbf with one version per
+element, or a planet file) exactly as pbf-explorer does, to run there:
+
+  --engine duckdb   DuckDB SQL over the spatial extension's ST_ReadOSM: one row per match with
+                    osm_type, osm_id, tags and geometry. Takes the area options of query
+                    (--near/--radius, --bbox, --poly, --inside all); --in is refused (DuckDB
+                    cannot assemble the relation's outline: give it as --poly).
+  --engine osmium   osmium tags-filter, whose expressions say an "or" of tag conditions (KEY,
+                    KEY=VALUE, KEY prefix:*), each maybe with type:, on the whole file.
+
+What an engine cannot say the same way (osmium: "and", "not", regular expressions; DuckDB: a
+relation's outline, regular expressions RE2 reads otherwise) is refused with the reason, exit
+code 1: never a program that answers another question.
 `,
   serve: `Usage: pbf-explorer serve [FILE] [--port N]
 
@@ -164,12 +176,15 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     return { name, target, out: (values.out as string | undefined) ?? `${target}.idx`, threads: threadsOf(values.threads as string | undefined) };
   }
   if (name === 'sql') {
-    const { values, positionals } = parse(words, { engine: { type: 'string' } });
-    if (values.engine !== 'osmium') throw new UsageError(`sql: --engine osmium is the one engine${values.engine === undefined ? ' (give it)' : `, not "${values.engine}"`}`);
+    const { values, positionals } = parse(words, { engine: { type: 'string' }, ...AREA_OPTIONS });
+    const engine = values.engine as string | undefined;
+    if (!(ENGINES as readonly (string | undefined)[]).includes(engine)) throw new UsageError(`sql: --engine is one of ${ENGINES.join(', ')}${engine === undefined ? ' (give it)' : `, not "${engine}"`}`);
     const target = one(positionals, 'FILE', name);
     const q = positionals.slice(1).join(' ');
     if (!q.trim()) throw new UsageError('sql: QUERY is missing (e.g. amenity=cafe)');
-    return { name, engine: 'osmium', target, q };
+    const { area, inside } = areaOf(values, name);
+    if (engine === 'osmium' && (area !== 'everywhere' || inside.inside)) throw new UsageError("sql: --engine osmium answers the whole file: osmium extract's rules for an area are not pbf-explorer's");
+    return { name, engine: engine as Engine, target, query: { q, area, ...inside } };
   }
   if (name === 'serve') {
     const { values, positionals } = parse(words, { port: { type: 'string' } });
@@ -188,36 +203,54 @@ export function parseCommand(argv: string[], env: Record<string, string | undefi
     return { name, target, out };
   }
   const { values, positionals } = parse(words, {
-    near: { type: 'string' },
-    radius: { type: 'string' },
-    bbox: { type: 'string' },
-    in: { type: 'string' },
-    poly: { type: 'string' },
-    inside: { type: 'string' },
+    ...AREA_OPTIONS,
     at: { type: 'string' },
     from: { type: 'string' },
     format: { type: 'string' },
+    out: { type: 'string' },
     'no-index': { type: 'boolean' },
   });
   const target = one(positionals, 'FILE or URL', name);
   const q = positionals.slice(1).join(' ');
   if (!q.trim()) throw new UsageError('query: QUERY is missing (e.g. amenity=cafe)');
-  const [near, radius, bbox, inside, format] = [values.near, values.radius, values.bbox, values.inside, values.format] as (string | undefined)[];
-  const [relation, poly] = [values.in, values.poly] as (string | undefined)[];
-  if ([near, bbox, relation, poly].filter((v) => v !== undefined).length > 1) throw new UsageError('query: give one of --near, --bbox, --in and --poly');
-  if (radius !== undefined && near === undefined) throw new UsageError('query: --radius needs --near');
-  if (inside !== undefined && inside !== 'all' && inside !== 'any') throw new UsageError(`query: --inside is all or any, not "${inside}"`);
+  const format = values.format as string | undefined;
   if (format !== undefined && !(FORMATS as readonly string[]).includes(format)) throw new UsageError(`query: --format is one of ${FORMATS.join(', ')}, not "${format}"`);
+  const { area, inside } = areaOf(values, name);
+  const [at, from] = [values.at, values.from] as (string | undefined)[];
+  const moments = { ...(at !== undefined ? { at: areaOption(() => parseMoment(at)) } : {}), ...(from !== undefined ? { from: areaOption(() => parseMoment(from)) } : {}) };
+  if (moments.from !== undefined && moments.from >= (moments.at ?? Infinity)) throw new UsageError('query: --from must come before --at');
+  const query: Query = { q, area, ...inside, ...moments };
+  const out = (values.out as string | undefined) ?? null;
+  if (format === 'geoparquet' && out === null && process.stdout.isTTY) throw new UsageError('query: --format geoparquet is binary: give --out PATH, or redirect standard output to a file');
+  return { name: 'query', target, query, format: (format as Format | undefined) ?? 'text', out, threads: threadsOf(values.threads as string | undefined), useIndex: values['no-index'] !== true };
+}
+
+/** The options that give a query's area, as `query` and `sql` take them. */
+const AREA_OPTIONS = {
+  near: { type: 'string' },
+  radius: { type: 'string' },
+  bbox: { type: 'string' },
+  in: { type: 'string' },
+  poly: { type: 'string' },
+  inside: { type: 'string' },
+} as const;
+
+/**
+ * The area and `inside` that the options `values` give (the whole file when none).
+ * @throws UsageError naming `command` for two areas at once, `--radius` without `--near`, or a
+ *   value that does not parse.
+ */
+function areaOf(values: Record<string, unknown>, command: string): { area: Area; inside: { inside?: 'all' } } {
+  const [near, radius, bbox, inside, relation, poly] = [values.near, values.radius, values.bbox, values.inside, values.in, values.poly] as (string | undefined)[];
+  if ([near, bbox, relation, poly].filter((v) => v !== undefined).length > 1) throw new UsageError(`${command}: give one of --near, --bbox, --in and --poly`);
+  if (radius !== undefined && near === undefined) throw new UsageError(`${command}: --radius needs --near`);
+  if (inside !== undefined && inside !== 'all' && inside !== 'any') throw new UsageError(`${command}: --inside is all or any, not "${inside}"`);
   let area: Area = 'everywhere';
   if (near !== undefined) area = { circle: { ...areaOption(() => parseLatLon(near)), radius: areaOption(() => parseRadius(radius ?? '1000')) } };
   if (bbox !== undefined) area = areaOption(() => parseBbox(bbox));
   if (relation !== undefined) area = { relation: areaOption(() => parseRelationRef(relation)) };
   if (poly !== undefined) area = { polygon: areaOption(() => (existsSync(poly) ? parsePolygonFile(readFileSync(poly, 'utf8')) : parsePoly(poly))) };
-  const [at, from] = [values.at, values.from] as (string | undefined)[];
-  const moments = { ...(at !== undefined ? { at: areaOption(() => parseMoment(at)) } : {}), ...(from !== undefined ? { from: areaOption(() => parseMoment(from)) } : {}) };
-  if (moments.from !== undefined && moments.from >= (moments.at ?? Infinity)) throw new UsageError('query: --from must come before --at');
-  const query: Query = { q, area, ...(inside === 'all' ? { inside: 'all' as const } : {}), ...moments };
-  return { name: 'query', target, query, format: (format as Format | undefined) ?? 'text', threads: threadsOf(values.threads as string | undefined), useIndex: values['no-index'] !== true };
+  return { area, inside: inside === 'all' ? { inside: 'all' } : {} };
 }
 
 /** osmar's words: LAT LON RADIUS TAG... (negative numbers are positional here, not options). */
@@ -228,7 +261,7 @@ function osmar(words: string[], env: Record<string, string | undefined>): Comman
   if (!file) throw new UsageError('osmar: set OSMAR_PBF_FILE to the .osm.pbf file to read');
   const centre = areaOption(() => parseLatLon(`${lat},${lon}`));
   const area: Area = { circle: { ...centre, radius: areaOption(() => parseRadius(radius)) } };
-  return { name: 'query', target: file, query: { q: osmarTags(tags), area }, format: 'text', threads: threadsOf(undefined), useIndex: true };
+  return { name: 'query', target: file, query: { q: osmarTags(tags), area }, format: 'text', out: null, threads: threadsOf(undefined), useIndex: true };
 }
 
 const quoted = (s: string) => `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;

@@ -3,7 +3,9 @@
  * language and semantics) for scripts. Exit codes: 0 success, 1 a query error (the page's
  * messages), 2 bad usage.
  */
+import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import type { Writable } from 'node:stream';
 import { fileInfoRows } from '../workers/common/file-info-rows';
 import { parseCommand, USAGE, UsageError, type Command } from './args';
 import { writeAnswer } from './output';
@@ -12,7 +14,19 @@ import { progressLine } from './progress';
 import { optimizeFile, type Optimized } from './optimize';
 import { readTarget } from './read';
 import { serveApp } from './serve';
-import { osmiumCommand } from './elsewhere';
+import { programOf } from './elsewhere';
+
+/**
+ * Runs `write` into a new file at `path` and waits until it is on disk.
+ * @throws Error when the file cannot be created or written (the system's message, with `path`).
+ */
+async function writeAnswerTo(path: string, write: (out: Writable) => Promise<void>): Promise<void> {
+  const out = createWriteStream(path);
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  await Promise.race([write(out), failed]);
+  out.end();
+  await Promise.race([new Promise((resolve) => out.once('finish', resolve)), failed]);
+}
 
 /** A message on stderr; file names, servers' words and data in it are escaped (`printable`). */
 const say = (text: string) => process.stderr.write(`pbf-explorer: ${printable(text)}\n`);
@@ -23,7 +37,7 @@ async function run(command: Command): Promise<void> {
     return;
   }
   if (command.name === 'sql') {
-    process.stdout.write(`${osmiumCommand(command.target, command.q)}\n`);
+    process.stdout.write(programOf(command.engine, command.target, command.query));
     return;
   }
   if (command.name === 'serve') {
@@ -48,13 +62,14 @@ async function run(command: Command): Promise<void> {
   try {
     if (command.name === 'query') {
       const { target } = command;
-      // Only the GeoJSON's metadata shows the file's facts: other formats skip the newest timestamp (4–7 % of a read).
-      const query = command.format === 'geojson' ? command.query : { ...command.query, newest_timestamp: false };
+      // Only GeoJSON's and GeoParquet's metadata show the file's facts: other formats skip the newest timestamp (4–7 % of a read).
+      const query = command.format === 'geojson' || command.format === 'geoparquet' ? command.query : { ...command.query, newest_timestamp: false };
       const index = command.useIndex ? { kind: 'beside' as const } : { kind: 'none' as const };
       const onIndexRefused = (reason: string) => say(`not using the index beside ${target} (${reason}): reading the whole file`);
       const { assembler, info } = await readTarget(target, query, { threads: command.threads, index, onProgress, onIndexRefused });
       progress.clear();
-      await writeAnswer(process.stdout, assembler, command.format, info, query);
+      if (command.out === null) await writeAnswer(process.stdout, assembler, command.format, info, query);
+      else await writeAnswerTo(command.out, (out) => writeAnswer(out, assembler, command.format, info, query));
       assembler.free();
     } else if (command.name === 'info') {
       const { assembler, info } = await readTarget(command.target, null, { threads: command.threads, index: { kind: 'none' }, onProgress });

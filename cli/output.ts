@@ -1,15 +1,16 @@
 /**
- * The answer written out, piece by piece (never held whole as text): osmar's line format,
- * GeoJSON (RFC 7946), GeoJSON text sequences (RFC 8142) or CSV (RFC 4180). Matches come in the
- * list's order: by distance from the centre when the area is a circle, else by label.
+ * The answer written out, piece by piece (never held whole): osmar's line format, GeoJSON
+ * (RFC 7946), GeoJSON text sequences (RFC 8142), CSV (RFC 4180) or GeoParquet 1.1. Matches come
+ * in the list's order: by distance from the centre when the area is a circle, else by label.
  */
 import type { Writable } from 'node:stream';
 import type { QueryAssembler } from '../wasm/pkg/pbf_explorer.js';
 import { EXPORT_PIECE, EXPORT_PIECE_BYTES, exportPieces } from '../workers/export-pieces';
+import { geoParquetWriter } from '../workers/node-wasm';
 import type { FileInfo, Match, Query } from '../workers/types';
 import { printable } from './printable';
 
-export const FORMATS = ['text', 'geojson', 'geojsonseq', 'csv'] as const;
+export const FORMATS = ['text', 'geojson', 'geojsonseq', 'csv', 'geoparquet'] as const;
 export type Format = (typeof FORMATS)[number];
 
 const utf8 = new TextDecoder();
@@ -20,7 +21,12 @@ const utf8 = new TextDecoder();
  */
 async function write(out: Writable, piece: string | Uint8Array): Promise<void> {
   const text = typeof piece === 'string' ? piece : utf8.decode(piece);
-  if (text && !out.write(printable(text))) await new Promise<void>((resolve) => out.once('drain', resolve));
+  if (text) await writeBytes(out, printable(text));
+}
+
+/** Writes `piece` as it is (a binary format's bytes), waiting while `out` is full. */
+async function writeBytes(out: Writable, piece: string | Uint8Array): Promise<void> {
+  if (!out.write(piece)) await new Promise<void>((resolve) => out.once('drain', resolve));
 }
 
 /**
@@ -43,12 +49,18 @@ export function textBlock(m: Match): string {
 
 /**
  * Writes the answer in `assembler` to `out` in `format`. `info` and `query` go into the GeoJSON's
- * foreign member `metadata` (RFC 7946 §6.1), as in the page's export.
+ * foreign member `metadata` (RFC 7946 §6.1) and GeoParquet's key-value metadata `pbf_explorer`,
+ * as in the page's export.
  */
 export async function writeAnswer(out: Writable, assembler: QueryAssembler, format: Format, info: FileInfo, query: Query): Promise<void> {
   if (typeof query.area === 'object' && 'circle' in query.area) assembler.orderBy('distance', false);
+  const metadata = { generator: 'pbf-explorer', file: info, query };
+  if (format === 'geoparquet') {
+    for (const piece of exportPieces(assembler, format, metadata, geoParquetWriter())) await writeBytes(out, piece);
+    return;
+  }
   if (format !== 'text') {
-    for (const piece of exportPieces(assembler, format, { generator: 'pbf-explorer', file: info, query })) await write(out, piece);
+    for (const piece of exportPieces(assembler, format, metadata)) await write(out, piece);
     return;
   }
   const total = assembler.count();

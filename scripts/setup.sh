@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what pbf-explorer needs on a fresh machine, skipping whatever is already there:
 # the wasm32 Rust target, wasm-bindgen-cli (the exact version in wasm/Cargo.lock), wasm-pack and
-# the npm packages; with --tests nightly Rust and cargo-fuzz (the fuzz run), and with --browser
+# the npm packages; with --tests nightly Rust and cargo-fuzz (the fuzz run) and a Python venv
+# with DuckDB and pyarrow (they read the GeoParquet export back), and with --browser
 # Debian's Chromium for the Playwright tests and osmium-tool for test files written by another
 # writer. `npm start` needs neither.
 set -euo pipefail
@@ -52,6 +53,17 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   # `npm install`, not `npm ci`: the lock file holds only this platform's optional packages
   # (rollup's native builds), which `npm ci` refuses as out of sync; install follows the lock.
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund
+fi
+
+# The tests read our GeoParquet exports back with DuckDB's spatial extension and pyarrow (PyPI
+# wheels, in a venv of the tests' own; tests/python/requirements.txt pins them).
+venv=test-results/venv
+if $want_tests && { [ ! -x "$venv/bin/python" ] || [ tests/python/requirements.txt -nt "$venv/.installed" ]; }; then
+  command -v python3 >/dev/null || { echo "Python 3 is required for the tests (DuckDB and pyarrow read the GeoParquet export)." >&2; exit 1; }
+  say "installing DuckDB, its spatial extension and pyarrow for the tests (PyPI, into $venv)"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt
+  touch "$venv/.installed"
 fi
 
 # osmium-tool writes the test files of another writer (scripts/make-osmium-fixtures.sh).

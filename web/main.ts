@@ -27,6 +27,7 @@ import { readUrl, SAMPLE_URL, toQuery, writeUrl, type LinkContext } from './url-
 import { watchForUpdates } from './updates';
 import { gpuWarmedUp } from './gpu-warm-up';
 import { holdEarlyActions } from './early-actions';
+import { RunElsewhere } from './run-elsewhere';
 
 /** The person said no to a question (or could not be asked). */
 class RefusedError extends Error {}
@@ -174,6 +175,8 @@ const fileInput = $<HTMLInputElement>('input[type=file]');
 const cancelButton = $<HTMLButtonElement>('#cancel');
 const exportButton = $<HTMLButtonElement>('#export');
 const csvButton = $<HTMLButtonElement>('#export-csv');
+const parquetButton = $<HTMLButtonElement>('#export-geoparquet');
+const runElsewhere = new RunElsewhere($<HTMLDetailsElement>('#run-elsewhere'), client);
 const saveIndexButton = $<HTMLButtonElement>('#save-index');
 const zoomButton = $<HTMLButtonElement>('#zoom-to-data');
 const styleByKey = new StyleByKey($<HTMLInputElement>('#style-key'), $('#style-legend'), (key) => client.styleClasses(key), (features) => mapView.setStyleClasses(features));
@@ -396,7 +399,7 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
   };
   clearAnswer();
   $('#area-note').hidden = true;
-  exportButton.disabled = csvButton.disabled = saveIndexButton.disabled = true;
+  exportButton.disabled = csvButton.disabled = parquetButton.disabled = saveIndexButton.disabled = true;
   progress.setAreaCopy('none');
   runFileName = name.split('/').pop() || 'file.osm.pbf';
   // A change view reads the file twice: as of each moment (docs/query-language.md, "What changed").
@@ -492,9 +495,10 @@ async function runOnce(src: SourceSpec, query: Query, fromLink: boolean, record:
   // A whole-file answer has no area to frame: the first one after opening a file frames its data.
   if (answerBounds && fit && query.area === 'everywhere') mapView.fit(answerBounds as [number, number, number, number]);
   void showRows(end.count);
-  exportButton.disabled = csvButton.disabled = end.count === 0;
+  exportButton.disabled = csvButton.disabled = parquetButton.disabled = end.count === 0;
   saveIndexButton.disabled = !end.blobIndex;
   if (end.status === 'done') void tagStats.show().then((stats) => list.setColumns(stats.columns, end.changes !== undefined));
+  if (end.status === 'done') runElsewhere.show(query, name);
   if (styleByKey.key) void styleByKey.apply();
   record();
   progress.setStatus(end.status === 'error' ? `error: ${end.message}` : end.status);
@@ -571,8 +575,9 @@ async function save(make: () => Promise<Blob | null>, name: () => string): Promi
     progress.setStatus(`error: ${(e as Error).message ?? e}`);
   }
 }
-exportButton.addEventListener('click', () => void save(() => client.exportGeoJSON(), () => 'pbf-explorer-matches.geojson'));
-csvButton.addEventListener('click', () => void save(() => client.exportCsv(), () => 'pbf-explorer-matches.csv'));
+exportButton.addEventListener('click', () => void save(() => client.exportFile('geojson'), () => 'pbf-explorer-matches.geojson'));
+csvButton.addEventListener('click', () => void save(() => client.exportFile('csv'), () => 'pbf-explorer-matches.csv'));
+parquetButton.addEventListener('click', () => void save(() => client.exportFile('geoparquet'), () => 'pbf-explorer-matches.parquet'));
 /** The "Keep area copies" setting, remembered in this browser (`localStorage`), on unless turned off. */
 const AREA_COPIES_SETTING = 'pbf-explorer.area-copies';
 const keepAreaCopies = $<HTMLInputElement>('#keep-area-copies');

@@ -4,8 +4,9 @@
  * The page imports this and the shared types, nothing else of the pipeline.
  */
 import type { CallReply, CallRequest, FromQueryWorker, RunEnd, RunEvent, SourceSpec, ToQueryWorker } from '../workers/messages';
-import type { FileInfo, Match, Place, Progress, Query, StyleClasses, TagStats } from '../workers/types';
+import type { ExportFormat, FileInfo, Match, Place, Progress, Query, StyleClasses, TagStats } from '../workers/types';
 import { contextFeatures, mapChanges } from '../workers/common/wire';
+import type { Engine } from '../workers/common/elsewhere';
 
 /** How long a run waits for the query worker's check of its query (ms) before it starts anyway. */
 const CHECK_WAIT_MS = 2000;
@@ -261,9 +262,18 @@ export class QueryClient {
     return this.call({ call: 'style-classes', id: ++this.callId, key }, (r) => (r.call === 'style-classes' ? r.result : undefined));
   }
 
-  /** The answer as a GeoJSON FeatureCollection file (RFC 7946). */
-  exportGeoJSON(): Promise<Blob> {
-    return this.call({ call: 'export', id: ++this.callId, format: 'geojson' }, (r) => (r.call === 'export' ? r.result : undefined));
+  /**
+   * The answer (the list's rows, as filtered) as a file: a GeoJSON FeatureCollection (RFC 7946),
+   * CSV (RFC 4180: type, id, point, WKT geometry, a column per tag key) or GeoParquet 1.1 (its
+   * writer's module is loaded on the first such export).
+   */
+  exportFile(format: ExportFormat): Promise<Blob> {
+    return this.call({ call: 'export', id: ++this.callId, format }, (r) => (r.call === 'export' ? r.result : undefined));
+  }
+
+  /** The program of `engine` answering `query` on `file` as pbf-explorer does, or why it cannot. */
+  programFor(engine: Engine, query: Query, file: string): Promise<{ program: string } | { refused: string }> {
+    return this.call({ call: 'elsewhere', id: ++this.callId, engine, query, file }, (r) => (r.call === 'elsewhere' ? r.result : undefined));
   }
 
   /** The blob index of the last run's file, as an `.idx` file (docs/blob-index.md), or null. */
@@ -279,10 +289,5 @@ export class QueryClient {
 
   areaCopiesBytes(remove = false): Promise<number> {
     return this.call({ call: 'area-copies', id: ++this.callId, remove }, (r) => (r.call === 'area-copies' ? r.result : undefined));
-  }
-
-  /** The answer as a CSV file (RFC 4180): type, id, point, WKT geometry, a column per tag key. */
-  exportCsv(): Promise<Blob> {
-    return this.call({ call: 'export', id: ++this.callId, format: 'csv' }, (r) => (r.call === 'export' ? r.result : undefined));
   }
 }

@@ -3,7 +3,8 @@
  * plus the events of a run. The page sends a source and a query; it gets back only what it
  * draws: map changes, counts, progress, and on demand list rows, one match, or the export.
  */
-import type { FileInfo, Match, Place, Progress, Query, StyleClasses, TagStats } from './types';
+import type { ExportFormat, FileInfo, Match, Place, Progress, Query, StyleClasses, TagStats } from './types';
+import type { Engine } from './common/elsewhere';
 
 /** Where the file is: a local `File` (cloned to the worker, never read by the page) or a URL. */
 export type SourceSpec = { kind: 'file'; file: File } | { kind: 'url'; url: string };
@@ -30,13 +31,15 @@ export interface QueryCalls {
   /** The matches classed by their values of `key`, for colouring the map by it. */
   'style-classes': { args: { key: string }; result: StyleClasses };
   /** The answer as a GeoJSON FeatureCollection (RFC 7946) or CSV (RFC 4180, WKT geometry) file, built in the worker. */
-  export: { args: { format: 'geojson' | 'csv' }; result: Blob };
+  export: { args: { format: ExportFormat }; result: Blob };
   /** The blob index of the last run's file (docs/blob-index.md), or null when there is none. */
   'blob-index': { args: object; result: Blob | null };
   /** At most 20 of the last run's file's named boundaries and multipolygons whose name holds `text`, best first. */
   places: { args: { text: string }; result: Place[] };
   /** Why the query would be refused before any read (its syntax, its area, its moments), or null when it would run. */
   check: { args: { query: Query }; result: string | null };
+  /** The program of another tool that answers `query` on `file` as pbf-explorer does, or why it cannot (`common/elsewhere.ts`). */
+  elsewhere: { args: { engine: Engine; query: Query; file: string }; result: { program: string } | { refused: string } };
   /** Bytes of the area copies kept; `remove`: removes them all first. */
   'area-copies': { args: { remove: boolean }; result: number };
 }

@@ -1,28 +1,35 @@
-/** The Wasm decoder in Node (the command line): compiled once, instantiated in the main thread and in each decode thread. */
+/**
+ * The Wasm modules in Node (the command line): the decoder, compiled once and instantiated in
+ * the main thread and in each decode thread, and the GeoParquet writer, loaded on its first use.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { initSync } from '../wasm/pkg/pbf_explorer.js';
+import { GeoParquetWriter, initSync as initGeoParquet } from '../wasm/geoparquet/pkg/pbf_explorer_geoparquet.js';
+import type { GeoParquetWriterClass } from './export-pieces';
 
 /**
- * Where the decoder is: beside the command line's bundle (`npm run build:cli` copies it into
- * `dist-cli/`, the folder a packed install holds), else in the build's `wasm/pkg`, a folder up
- * from `workers/`. Joined, not literal: a literal `new URL` is an asset to Vite, bundled apart.
+ * The compiled module of the Wasm file `name`: beside the command line's bundle (`npm run
+ * build:cli` copies it into `dist-cli/`, the folder a packed install holds), else in the build's
+ * `pkg` folder (`pkg`, a path from `workers/`). Joined, not literal: a literal `new URL` is an
+ * asset to Vite, bundled apart.
+ * @throws Error naming the file when it is missing (the Wasm build did not run).
  */
-const WASM_FILES = [['.', 'pbf_explorer_bg.wasm'].join('/'), ['..', 'wasm', 'pkg', 'pbf_explorer_bg.wasm'].join('/')];
+function compile(name: string, pkg: string): WebAssembly.Module {
+  const urls = [['.', name].join('/'), [pkg, name].join('/')].map((file) => new URL(file, import.meta.url));
+  const url = urls.find((u) => existsSync(u)) ?? urls[urls.length - 1];
+  try {
+    return new WebAssembly.Module(readFileSync(url));
+  } catch (e) {
+    throw new Error(`cannot load the Wasm module ${url.pathname}: ${(e as Error).message} (run npm run build)`);
+  }
+}
 
 /**
  * The decoder's compiled module (compiled on the first call).
- * @throws Error naming the file when it is missing (the Wasm build did not run).
+ * @throws Error naming the file when it is missing.
  */
 export function wasmModule(): WebAssembly.Module {
-  if (!compiled) {
-    const urls = WASM_FILES.map((file) => new URL(file, import.meta.url));
-    const url = urls.find((u) => existsSync(u)) ?? urls[urls.length - 1];
-    try {
-      compiled = new WebAssembly.Module(readFileSync(url));
-    } catch (e) {
-      throw new Error(`cannot load the Wasm decoder ${url.pathname}: ${(e as Error).message} (run npm run build)`);
-    }
-  }
+  compiled ??= compile('pbf_explorer_bg.wasm', ['..', 'wasm', 'pkg'].join('/'));
   return compiled;
 }
 let compiled: WebAssembly.Module | null = null;
@@ -31,3 +38,16 @@ let compiled: WebAssembly.Module | null = null;
 export function startWasm(module: WebAssembly.Module = wasmModule()): WebAssembly.Memory {
   return initSync({ module }).memory;
 }
+
+/**
+ * The GeoParquet writer's class, its module instantiated in this thread on the first call.
+ * @throws Error naming the file when it is missing.
+ */
+export function geoParquetWriter(): GeoParquetWriterClass {
+  if (!geoParquetStarted) {
+    initGeoParquet({ module: compile('pbf_explorer_geoparquet_bg.wasm', ['..', 'wasm', 'geoparquet', 'pkg'].join('/')) });
+    geoParquetStarted = true;
+  }
+  return GeoParquetWriter;
+}
+let geoParquetStarted = false;

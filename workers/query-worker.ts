@@ -9,6 +9,8 @@ import { sourceKey, type CallReply, type CallRequest, type FromQueryWorker, type
 import { BufferPool } from './framer/buffers';
 import { CancelledError, DecodePool } from './pool/pool';
 import { exportPieces } from './export-pieces';
+import { geoParquetWriter } from './geoparquet-module';
+import { programFor } from './common/elsewhere';
 import { readContext, type ContextResult } from './read-context';
 import { copiesBytes, copyKey, findCopy, keepCopy, makeCopy, removeCopies, type AreaCopyFound } from './area-copies';
 import { askBeside, dropIndex, identityOf, indexFor, isWholeIndex, keptIdentity, keptIndexNames, loadIndex, mayHaveIndex, prepareStore, saveIndex, type PageFetch } from './index-store';
@@ -18,7 +20,7 @@ import { FetchSource, readsAtRandom, RedirectError } from './source/http-source'
 import { FileSource, type Source } from './source/source';
 import { warmUp } from './warm-up';
 import { CHANGES_MAX_FEATURES, changesInterval, ProgressPace, QUIET_RECHECK_MS, QUIET_START_MS } from './report-pace';
-import { isHistory, type FileInfo, type Match, type Progress, type Query } from './types';
+import { isHistory, type ExportFormat, type FileInfo, type Match, type Progress, type Query } from './types';
 
 interface WorkerScope {
   postMessage(message: FromQueryWorker, transfer?: Transferable[]): void;
@@ -64,6 +66,8 @@ function together(send: () => void): void {
  * draws no frame (hidden, or frozen) would never send it.
  */
 const DRAWN_WAIT_MS = 1000;
+/** Each export format's media type (IANA's; GeoParquet is a Parquet file). */
+const EXPORT_TYPES: Record<ExportFormat, string> = { geojson: 'application/geo+json', geojsonseq: 'application/geo+json-seq', csv: 'text/csv', geoparquet: 'application/vnd.apache.parquet' };
 /** The wait for the page's `drawn` (see {@link pageDrew}). */
 let drawnWaiter: { run: number; done: () => void } | null = null;
 
@@ -549,6 +553,14 @@ async function reply(req: CallRequest): Promise<CallReply> {
         return { call: 'check', id: req.id, result: answerLost ? null : message };
       }
     }
+    case 'elsewhere': {
+      await wasm;
+      try {
+        return { call: 'elsewhere', id: req.id, result: { program: programFor(req.engine, req.file, req.query) } };
+      } catch (e) {
+        return { call: 'elsewhere', id: req.id, result: { refused: (e as Error).message } };
+      }
+    }
     case 'places':
       return { call: 'places', id: req.id, result: searchPlaces(lastFile, req.text, PLACES_SHOWN) };
     case 'area-copies':
@@ -563,10 +575,12 @@ async function reply(req: CallRequest): Promise<CallReply> {
       // turn of the event loop after each piece lets its bytes leave this worker for the
       // browser's blob storage: within one long task, all of them piled up here (a 2.1 GB CSV
       // took the tab to 3.3 GB).
-      let file = new Blob([], { type: req.format === 'csv' ? 'text/csv' : 'application/geo+json' });
+      let file = new Blob([], { type: EXPORT_TYPES[req.format] });
       const exporting = answer;
+      const parquet = req.format === 'geoparquet' ? await geoParquetWriter() : undefined;
+      if (answer !== exporting) throw new Error('export stopped: a new query replaced the answer');
       if (exporting) {
-        for (const piece of exportPieces(exporting.assembler, req.format, { generator: 'pbf-explorer', file: exporting.info, query: exporting.query, ...(exporting.filter ? { filter: exporting.filter } : {}) })) {
+        for (const piece of exportPieces(exporting.assembler, req.format, { generator: 'pbf-explorer', file: exporting.info, query: exporting.query, ...(exporting.filter ? { filter: exporting.filter } : {}) }, parquet)) {
           file = new Blob([file, piece as Uint8Array<ArrayBuffer> | string], { type: file.type });
           await new Promise((resolve) => setTimeout(resolve, 0));
           if (answer !== exporting) throw new Error('export stopped: a new query replaced the answer');

@@ -66,6 +66,12 @@ export interface TagStats {
 /** An OSM tag as [key, value]: untrusted text, never to be parsed as HTML. */
 export type Tag = [string, string];
 
+/**
+ * An export's format: GeoJSON (RFC 7946), GeoJSON text sequences (RFC 8142), CSV (RFC 4180) or
+ * GeoParquet 1.1 (binary; its writer is a Wasm module of its own, loaded when first used).
+ */
+export type ExportFormat = 'geojson' | 'geojsonseq' | 'csv' | 'geoparquet';
+
 /** Element totals, as the decoder counts them. */
 export interface Counts {
   nodes: number;

@@ -8,6 +8,9 @@ export const DATA_DIR = process.env.PBF_DATA_DIR ?? resolve(here, '../../../shar
 export const SCREENSHOT_DIR = resolve(here, '../../test-results/screenshots');
 /** Broken and hostile PBFs written by `cargo run --example write_fixtures` (scripts/test.sh). */
 export const FIXTURE_DIR = resolve(here, '../../test-results/fixtures');
+/** The Python of the venv `scripts/setup.sh --tests` makes (DuckDB, pyarrow), and its export checker. */
+export const PYTHON = resolve(here, '../../test-results/venv/bin/python');
+export const GEOPARQUET_CHECK = resolve(here, '../python/geoparquet_check.py');
 
 /** A query of the data README's table (`tests/queries.json`). */
 export interface ListedQuery {

@@ -60,10 +60,12 @@ describe('sql --engine osmium', () => {
     for (const [q, why] of [['shop and not shop=supermarket', '"and"'], ['name~/^star/i', 'regular expressions'], ['shop!=supermarket', '"not"']]) {
       const run = cli(['sql', '--engine', 'osmium', MALTA, q]);
       expect(run.status, q).toBe(1);
-      expect(run.stderr).toContain(`osmium tags-filter cannot answer this query: `);
+      expect(run.stderr).toContain(`osmium tags-filter cannot answer this query as pbf-explorer does: `);
       expect(run.stderr).toContain(why);
       expect(run.stdout).toBe('');
     }
-    expect(cli(['sql', '--engine', 'duckdb', MALTA, 'shop']).status).toBe(2);
+    // An engine we do not write for, and an area osmium's rules would answer otherwise, are bad usage.
+    expect(cli(['sql', '--engine', 'postgis', MALTA, 'shop']).status).toBe(2);
+    expect(cli(['sql', '--engine', 'osmium', MALTA, '--near', '35.9,14.5', 'shop']).status).toBe(2);
   });
 });

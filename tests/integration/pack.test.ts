@@ -1,7 +1,7 @@
 /**
  * The install without Rust: `npm pack` of the built repository, installed with `npm install -g`
  * into a fresh prefix with no Rust toolchain on PATH, answers a listed query as libosmium does
- * (the data README's answer) and serves the app (`pbf-explorer serve FILE`) with the file
+ * (the data README's answer), writes GeoParquet, and serves the app (`pbf-explorer serve FILE`) with the file
  * beside it, read with a Range request; the install prints no engine warning on this Node.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -40,6 +40,15 @@ describe('a packed install on a machine with Node alone', () => {
     const want = expectedAnswer(q);
     const ids = (type: string) => features.filter((f) => f.properties.osm_type === type).map((f) => f.properties.osm_id).sort((a, b) => a - b);
     expect({ nodes: ids('node'), ways: ids('way'), relations: ids('relation') }).toEqual({ nodes: want.nodes, ways: want.ways, relations: want.relations });
+  }, SLOW);
+
+  it('writes a GeoParquet export with the writer module it holds', () => {
+    const out = join(dir, 'cafes.parquet');
+    execFileSync(bin, ['query', join(DATA_DIR, 'malta.osm.pbf'), '--format', 'geoparquet', '--out', out, 'amenity=cafe'], { env });
+    const bytes = readFileSync(out);
+    // A Parquet file starts and ends with PAR1; its footer holds the `geo` metadata.
+    expect([bytes.subarray(0, 4).toString(), bytes.subarray(-4).toString()]).toEqual(['PAR1', 'PAR1']);
+    expect(bytes.includes('"primary_column":"geometry"')).toBe(true);
   }, SLOW);
 
   it('serves the app and the file beside it, with Range requests, on 127.0.0.1 only', async () => {

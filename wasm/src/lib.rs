@@ -22,6 +22,7 @@ mod assembly;
 mod basemap;
 pub mod bindings;
 mod element;
+mod elsewhere;
 mod error;
 mod format;
 mod ids;

@@ -1,8 +1,11 @@
-//! The answer as exported: GeoJSON Features (RFC 7946) and CSV rows (RFC 4180). Tag keys and
-//! values are untrusted text: a tag never takes the place of an element's own field
-//! ([`export_key`]), and a CSV cell never reads as a spreadsheet formula ([`push_csv_field`]).
+//! The answer as exported: GeoJSON Features (RFC 7946), CSV rows (RFC 4180) and GeoParquet rows
+//! (handed to the writer's own module, `pbf_explorer_geoparquet`). Tag keys and values are
+//! untrusted text: a tag never takes the place of an element's own field ([`export_key`],
+//! [`parquet_column`]), and a CSV cell never reads as a spreadsheet formula ([`push_csv_field`]).
 
 use std::borrow::Cow;
+
+use pbf_explorer_geoparquet::rows::{Columns, Row, RowMeta};
 
 use super::*;
 
@@ -14,15 +17,31 @@ const CSV_OWN_FIELDS: usize = 6;
 /// What keeps a tag key apart from an exported match's own fields.
 const TAG_PREFIX: &str = "tag:";
 
-/// The name tag `key` is exported under: `tag:` + `key` when `key`, stripped of any leading
-/// `tag:`, is one of an exported match's own fields (`osm_type`, `osm_id`, `lat`, `lon`,
-/// `geometry`, `problem`, `change`), else `key`. One to one: every tag is kept, none takes an own field's name.
+/// A GeoParquet export's own columns (`pbf_explorer_geoparquet::writer`).
+const PARQUET_OWN_COLUMNS: [&str; 12] = ["osm_type", "osm_id", "tags", "problem", "change", "version", "timestamp", "changeset", "uid", "user", "geometry", "bbox"];
+
+/// The name tag `key` is exported under in GeoJSON and CSV: `tag:` + `key` when `key`, stripped
+/// of any leading `tag:`, is one of an exported match's own fields (`osm_type`, `osm_id`, `lat`,
+/// `lon`, `geometry`, `problem`, `change`), else `key`. One to one: every tag is kept, none takes
+/// an own field's name.
 pub fn export_key(key: &str) -> Cow<'_, str> {
+    unless_own(key, &OWN_FIELDS)
+}
+
+/// The name of a query key's column in a GeoParquet export: as [`export_key`], with that
+/// format's own columns (`osm_type`, `osm_id`, `tags`, `problem`, `change`, `version`,
+/// `timestamp`, `changeset`, `uid`, `user`, `geometry`, `bbox`).
+pub fn parquet_column(key: &str) -> Cow<'_, str> {
+    unless_own(key, &PARQUET_OWN_COLUMNS)
+}
+
+/// `key`, or `tag:` + `key` when `key` without its leading `tag:`s is one of `own`.
+fn unless_own<'a>(key: &'a str, own: &[&str]) -> Cow<'a, str> {
     let mut base = key;
     while let Some(rest) = base.strip_prefix(TAG_PREFIX) {
         base = rest;
     }
-    if OWN_FIELDS.contains(&base) {
+    if own.contains(&base) {
         Cow::Owned(format!("{TAG_PREFIX}{key}"))
     } else {
         Cow::Borrowed(key)
@@ -48,6 +67,31 @@ pub fn feature(m: &Match, shape: Option<&Shape>) -> String {
     }
     let props = serde_json::Value::Object(props).to_string();
     format!("{{\"type\":\"Feature\",\"properties\":{props},\"geometry\":{geometry}}}")
+}
+
+/// A GeoParquet export's columns: one per query key in `keys` (named by [`parquet_column`]),
+/// a `change` column in a change view, the metadata columns when the file carries metadata
+/// (`meta`), and `metadata` (JSON of the file and query) for the file's key-value metadata.
+pub fn parquet_columns(keys: &[String], change: bool, meta: bool, metadata: String) -> Columns {
+    Columns { keys: keys.iter().map(|k| parquet_column(k).into_owned()).collect(), change, meta, metadata }
+}
+
+/// A match as a GeoParquet row (see [`parquet_columns`]): its type, id, every tag, its value
+/// of each query key in `keys` (the first of a repeated key), problem, change class, metadata,
+/// and `shape` as WKB with its bbox (none when it has no shape).
+pub fn parquet_row(m: &Match, shape: Option<&Shape>, keys: &[String]) -> Row {
+    let value = |key: &String| m.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    Row {
+        osm_type: m.element.name().into(),
+        osm_id: m.id,
+        tags: m.tags.clone(),
+        keys: keys.iter().map(value).collect(),
+        problem: m.problem.clone(),
+        change: m.change.map(|c| c.name().into()),
+        meta: m.meta.as_ref().map(|i| RowMeta { version: i.version, timestamp: i.timestamp, changeset: i.changeset, uid: i.uid, user: i.user.clone() }),
+        geometry: shape.map(Shape::to_wkb),
+        bbox: shape.map(Shape::bbox),
+    }
 }
 
 /// The tag columns of a CSV export: distinct keys in order, and each key's column, so that a

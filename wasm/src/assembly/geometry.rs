@@ -108,6 +108,63 @@ impl Shape {
         }
     }
 
+    /// The shape as ISO WKB (OGC 06-103r4 §8.2): little-endian, 2D, x longitude and y latitude
+    /// in degrees WGS84; the geometry of a GeoParquet export.
+    pub fn to_wkb(&self) -> Vec<u8> {
+        fn head(out: &mut Vec<u8>, kind: u32) {
+            out.push(1); // little-endian
+            out.extend(kind.to_le_bytes());
+        }
+        fn line(out: &mut Vec<u8>, v: &[[i32; 2]]) {
+            out.extend((v.len() as u32).to_le_bytes());
+            for &[y, x] in v {
+                out.extend(e7(x).to_le_bytes());
+                out.extend(e7(y).to_le_bytes());
+            }
+        }
+        fn polygon(out: &mut Vec<u8>, rings: &[Line]) {
+            head(out, 3);
+            out.extend((rings.len() as u32).to_le_bytes());
+            rings.iter().for_each(|r| line(out, r));
+        }
+        let mut out = Vec::new();
+        match self {
+            Shape::Point([y, x]) => {
+                head(&mut out, 1);
+                out.extend(e7(*x).to_le_bytes());
+                out.extend(e7(*y).to_le_bytes());
+            }
+            Shape::LineString(v) => {
+                head(&mut out, 2);
+                line(&mut out, v);
+            }
+            Shape::Polygon(rings) => polygon(&mut out, rings),
+            Shape::MultiLineString(lines) => {
+                head(&mut out, 5);
+                out.extend((lines.len() as u32).to_le_bytes());
+                for v in lines {
+                    head(&mut out, 2);
+                    line(&mut out, v);
+                }
+            }
+            Shape::MultiPolygon(polygons) => {
+                head(&mut out, 6);
+                out.extend((polygons.len() as u32).to_le_bytes());
+                polygons.iter().for_each(|p| polygon(&mut out, p));
+            }
+        }
+        out
+    }
+
+    /// `[xmin, ymin, xmax, ymax]`: west, south, east, north in degrees.
+    pub fn bbox(&self) -> [f64; 4] {
+        let v = self.vertices();
+        let (ys, xs) = (v.iter().map(|p| p[0]), v.iter().map(|p| p[1]));
+        let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
+        let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
+        [e7(x0), e7(y0), e7(x1), e7(y1)]
+    }
+
     /// The shape as a GeoJSON geometry object.
     pub fn to_geojson(&self) -> String {
         let line = |v: &[[i32; 2]]| format!("[{}]", v.iter().map(|&[y, x]| format!("[{},{}]", e7(x), e7(y))).collect::<Vec<_>>().join(","));
@@ -130,7 +187,7 @@ fn e7(v: i32) -> f64 {
 
 /// Keys whose presence makes a closed way an area (OSM wiki "Area" and the id editor's
 /// area keys, shortened), with the values that do not (linear features tagged with them).
-const AREA_KEYS: &[(&str, &[&str])] = &[
+pub(crate) const AREA_KEYS: &[(&str, &[&str])] = &[
     ("building", &[]),
     ("building:part", &[]),
     ("landuse", &[]),
@@ -152,7 +209,7 @@ const AREA_KEYS: &[(&str, &[&str])] = &[
 ];
 
 /// `waterway` and `railway` values that are areas (the keys themselves are linear).
-const AREA_VALUES: &[(&str, &[&str])] = &[("waterway", &["riverbank", "dock", "boatyard", "dam"]), ("railway", &["platform"])];
+pub(crate) const AREA_VALUES: &[(&str, &[&str])] = &[("waterway", &["riverbank", "dock", "boatyard", "dam"]), ("railway", &["platform"])];
 
 /// Whether a closed way with these tags is an area (a `Polygon`) rather than a closed line:
 /// `area=no` never, `area=yes` always, else when a key of [`AREA_KEYS`] is present with a value
@@ -389,6 +446,18 @@ mod tests {
         assert_eq!(Shape::Point([10_000_000, 20_000_000]).to_wkt(), "POINT (2 1)");
         let ring = vec![[0, 0], [0, 10_000_000], [10_000_000, 0], [0, 0]];
         assert_eq!(Shape::MultiPolygon(vec![vec![ring]]).to_wkt(), "MULTIPOLYGON (((0 0, 1 0, 0 1, 0 0)))");
+    }
+
+    #[test]
+    fn wkb_is_little_endian_iso_with_longitude_first() {
+        let f = |v: f64| v.to_le_bytes().to_vec();
+        let point = [vec![1, 1, 0, 0, 0], f(2.0), f(1.0)].concat();
+        assert_eq!(Shape::Point([10_000_000, 20_000_000]).to_wkb(), point);
+        let ring = vec![[0, 0], [0, 10_000_000], [10_000_000, 0], [0, 0]];
+        let polygon = [vec![1, 3, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0], f(0.0), f(0.0), f(1.0), f(0.0), f(0.0), f(1.0), f(0.0), f(0.0)].concat();
+        // A MultiPolygon: its type (6), how many, then each Polygon whole, with its own head.
+        assert_eq!(Shape::MultiPolygon(vec![vec![ring.clone()]]).to_wkb(), [vec![1, 6, 0, 0, 0, 1, 0, 0, 0], polygon.clone()].concat());
+        assert_eq!(Shape::Polygon(vec![ring]).bbox(), [0.0, 0.0, 1.0, 1.0]);
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub mod trim;
 mod views;
 
 pub use changes::Change;
-pub use export::{csv_header, csv_row, feature, CsvColumns};
+pub use export::{csv_header, csv_row, feature, parquet_columns, parquet_row, CsvColumns};
 pub use map_sample::MAP_MAX_FEATURES;
 pub use views::label_of;
 use map_sample::MapSample;

@@ -311,3 +311,15 @@ fn the_filter_keeps_the_rows_holding_its_text_in_the_lists_order_and_finds_a_mat
     assert_eq!(a.row_count(), 4);
     assert_eq!(a.len(), 4);
 }
+
+#[test]
+fn a_geoparquet_row_keeps_every_tag_and_its_key_columns_never_take_an_own_columns_name() {
+    let tags = vec![("amenity".into(), "cafe".into()), ("bbox".into(), "1".into()), ("amenity".into(), "bar".into())];
+    let m = Match { element: ElementType::Way, id: 9, lat: None, lon: None, tags, members: vec![], problem: Some(NO_NODE_IN_FILE.into()), meta: None, distance: None, change: None, cut: None };
+    let keys = vec!["amenity".to_string(), "bbox".to_string(), "lat".to_string()];
+    assert_eq!(parquet_columns(&keys, false, false, String::new()).keys, ["amenity", "tag:bbox", "lat"]);
+    let row = parquet_row(&m, None, &keys);
+    assert_eq!((row.osm_type.as_str(), row.osm_id, row.tags.len()), ("way", 9, 3));
+    assert_eq!(row.keys, [Some("cafe".to_string()), Some("1".to_string()), None]);
+    assert_eq!((row.geometry, row.bbox, row.problem.as_deref()), (None, None, Some(NO_NODE_IN_FILE)));
+}

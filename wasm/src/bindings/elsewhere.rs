@@ -1,4 +1,4 @@
-//! The query as another tool's program ([`crate::query::elsewhere`]), for the command line.
+//! The query as another tool's program ([`crate::elsewhere`]), for the command line and the page's "Run elsewhere".
 
 use wasm_bindgen::prelude::*;
 
@@ -9,5 +9,14 @@ use crate::query::language::Expr;
 #[wasm_bindgen(js_name = osmiumTagsFilter)]
 pub fn osmium_tags_filter(q: &str) -> Result<Vec<String>, JsError> {
     let expr = Expr::parse(q).map_err(|e| JsError::new(&e.to_string()))?;
-    crate::query::elsewhere::osmium_tags_filter(&expr).map_err(|reason| JsError::new(&reason))
+    crate::elsewhere::osmium::osmium_tags_filter(&expr).map_err(|reason| JsError::new(&reason))
+}
+
+/// The DuckDB SQL program answering the query of `query_json` (the command line's JSON form:
+/// `q`, `area`, `inside`) on `file` (`elsewhere::duckdb`). Throws the syntax or area error, or
+/// the reason DuckDB cannot answer it the same way.
+#[wasm_bindgen(js_name = duckdbSql)]
+pub fn duckdb_sql(query_json: &str, file: &str) -> Result<String, JsError> {
+    let query = crate::query::Query::from_json(query_json).map_err(|e| JsError::new(&e.to_string()))?;
+    crate::elsewhere::duckdb::duckdb_sql(&query, file).map_err(|reason| JsError::new(&reason))
 }

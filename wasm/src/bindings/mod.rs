@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 mod layout;
 mod places;
 mod elsewhere;
+mod geoparquet;
 mod scanner;
 mod table;
 pub use layout::{AreaCopy, FileLayout, FileOptimizer};
@@ -432,7 +433,7 @@ impl QueryAssembler {
     /// [`QueryAssembler::exported_count`] says how many.
     #[wasm_bindgen(js_name = exportRows)]
     pub fn export_rows(&mut self, start: u32, count: u32, max_bytes: u32) -> String {
-        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, |m, _| serde_json::to_string(m).unwrap_or_default());
+        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, |m, _| serde_json::to_string(m).unwrap_or_default(), String::len);
         self.exported = n;
         format!("[{}]", pieces.join(","))
     }
@@ -459,7 +460,7 @@ impl QueryAssembler {
     #[wasm_bindgen(js_name = exportCsvRows)]
     pub fn export_csv_rows(&mut self, start: u32, count: u32, max_bytes: u32) -> Vec<u8> {
         let columns = &self.csv_columns;
-        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, |m, shape| csv_row(m, shape, columns));
+        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, |m, shape| csv_row(m, shape, columns), String::len);
         self.exported = n;
         pieces.concat().into_bytes()
     }
@@ -475,7 +476,7 @@ impl QueryAssembler {
         if self.query_keys.iter().any(|k| k == "test:trap-export") {
             test_trap();
         }
-        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, feature);
+        let (pieces, n) = exported(self.plan.answer_mut(), start, count, max_bytes, feature, String::len);
         self.exported = n;
         let mut out = String::with_capacity(pieces.iter().map(|p| p.len() + 2).sum());
         for (i, piece) in pieces.iter().enumerate() {
@@ -502,9 +503,9 @@ fn shown(answer: &mut Assembler, start: u32, count: u32, limits: &ShownLimits) -
 
 /// Matches from `start` of `answer`'s list, built and written one at a time by `write` with
 /// their export shape (and, should that have found a broken multipolygon, the reason): at most
-/// `count`, none after the one that brings the text to `max_bytes`. The pieces, and how many
-/// matches of the list they cover.
-fn exported(answer: &mut Assembler, start: u32, count: u32, max_bytes: u32, write: impl Fn(&Match, Option<&Shape>) -> String) -> (Vec<String>, u32) {
+/// `count`, none after the one that brings the pieces' `size` to `max_bytes`. The pieces, and
+/// how many matches of the list they cover.
+fn exported<T>(answer: &mut Assembler, start: u32, count: u32, max_bytes: u32, write: impl Fn(&Match, Option<&Shape>) -> T, size: impl Fn(&T) -> usize) -> (Vec<T>, u32) {
     let (mut pieces, mut bytes, mut covered) = (Vec::new(), 0usize, 0u32);
     for (t, id) in answer.row_keys(start as usize, count as usize) {
         if bytes >= max_bytes as usize {
@@ -515,7 +516,7 @@ fn exported(answer: &mut Assembler, start: u32, count: u32, max_bytes: u32, writ
         let (shape, problem) = answer.export_shape(m.element, m.id);
         m.problem = m.problem.or(problem);
         let piece = write(&m, shape.as_ref());
-        bytes += piece.len();
+        bytes += size(&piece);
         pieces.push(piece);
     }
     (pieces, covered)

@@ -461,7 +461,10 @@ impl Parser {
         } else {
             (self.bare_regex()?, false)
         };
-        RegexBuilder::new(&pattern).case_insensitive(insensitive).size_limit(1 << 20).build().map_err(|e| {
+        // `/…/i` as the inline flag, so that the expression's text says it (`Regex::as_str`, which
+        // the programs for other engines are written from).
+        let source = if insensitive { format!("(?i){pattern}") } else { pattern.clone() };
+        RegexBuilder::new(&source).size_limit(1 << 20).build().map_err(|e| {
             let reason = e.to_string();
             let first = reason.lines().rev().find(|l| l.trim_start().starts_with("error:")).unwrap_or(&reason).trim().to_string();
             ParseError { column: start + 1, message: format!("the regular expression {pattern:?} does not compile: {first}") }
@@ -495,7 +498,7 @@ mod tests {
         assert_eq!(Expr::parse("!shop").unwrap(), not(tag("shop", ValueTest::Any)));
         assert_eq!(Expr::parse("shop=bakery").unwrap(), eq("shop", "bakery"));
         assert_eq!(Expr::parse("shop!=bakery").unwrap(), not(eq("shop", "bakery")));
-        assert_eq!(Expr::parse("name~/^star/i").unwrap(), tag("name", ValueTest::Regex(Regex::new("^star").unwrap())));
+        assert_eq!(Expr::parse("name~/^star/i").unwrap(), tag("name", ValueTest::Regex(Regex::new("(?i)^star").unwrap())));
         assert_eq!(Expr::parse("name~\"^a b\"").unwrap(), tag("name", ValueTest::Regex(Regex::new("^a b").unwrap())));
         assert_eq!(Expr::parse("name~/a\\/b/").unwrap(), tag("name", ValueTest::Regex(Regex::new("a/b").unwrap())));
         assert_eq!(Expr::parse("name!~bucks").unwrap(), not(tag("name", ValueTest::Regex(Regex::new("bucks").unwrap()))));

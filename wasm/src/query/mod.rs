@@ -10,7 +10,6 @@ use serde::Deserialize;
 
 pub mod area;
 pub mod area_filter;
-pub mod elsewhere;
 pub mod language;
 pub mod polygon;
 

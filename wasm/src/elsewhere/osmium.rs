@@ -1,9 +1,8 @@
-//! The query as another tool's program, where that tool answers the same question. Today:
-//! `osmium tags-filter`'s filter expressions (osmium-tool manual, "FILTER EXPRESSIONS"), for a
-//! query over a whole file that is an `or` of tag conditions, each maybe for one type. Anything
-//! else is refused with the reason: a program that answers another question is never given.
+//! The query as `osmium tags-filter`'s filter expressions (osmium-tool manual, "FILTER
+//! EXPRESSIONS"), for a query over a whole file that is an `or` of tag conditions, each maybe
+//! for one type. Anything else is refused with the reason.
 
-use super::language::{Expr, KeyPattern, ValueTest};
+use crate::query::language::{Expr, KeyPattern, ValueTest};
 
 /// Characters osmium's expressions give a meaning to and cannot escape.
 const OSMIUM_SPECIAL: [char; 5] = ['=', '*', ',', '!', '/'];
