@@ -356,6 +356,9 @@ test('a trap in the query worker ends the query with a named error, and the next
     // status, later calls say the answer is gone, and the next query runs in a fresh worker.
     await page.getByLabel('Query', { exact: true }).fill('amenity=cafe or test:trap-export=x');
     await page.getByRole('button', { name: 'Run query' }).click();
+    // The status still says the last run's "done" while this one's query is checked: its end is
+    // when the link says this query.
+    await expect(page).toHaveURL(/trap-export/, { timeout: 60_000 });
     await expect(status(page)).toHaveText('done', { timeout: 60_000 });
     await page.getByTestId('export-geojson').click();
     await expect(status(page)).toHaveText(/^error: the decoder failed \(.*unreachable.*\); the next query starts a fresh one$/);
