@@ -7,7 +7,8 @@ import type { GeoParquetWriterClass } from './export-pieces';
 let loading: Promise<GeoParquetWriterClass> | null = null;
 
 /**
- * The writer's class, once its module is loaded (a load that failed is tried again next time).
+ * The writer's class, once its module is loaded. A failed load is not kept: the next export loads
+ * again (the module may be cached by then, or the network back).
  * @throws Error when the module cannot be fetched or instantiated (offline before it was cached).
  */
 export function geoParquetWriter(): Promise<GeoParquetWriterClass> {

@@ -30,7 +30,7 @@ export interface QueryCalls {
   stats: { args: { key: string }; result: TagStats };
   /** The matches classed by their values of `key`, for colouring the map by it. */
   'style-classes': { args: { key: string }; result: StyleClasses };
-  /** The answer as a GeoJSON FeatureCollection (RFC 7946) or CSV (RFC 4180, WKT geometry) file, built in the worker. */
+  /** The answer as a GeoJSON FeatureCollection (RFC 7946), GeoJSON text sequence, CSV (RFC 4180, WKT geometry) or GeoParquet 1.1 file, built in the worker. */
   export: { args: { format: ExportFormat }; result: Blob };
   /** The blob index of the last run's file (docs/blob-index.md), or null when there is none. */
   'blob-index': { args: object; result: Blob | null };

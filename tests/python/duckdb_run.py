@@ -11,7 +11,7 @@ import sys
 
 import duckdb
 
-from geoparquet_check import spatial_extension
+from geoparquet_check import geojson_wkt, spatial_extension
 
 
 def main(program: str, geojson: str) -> None:
@@ -26,12 +26,8 @@ def main(program: str, geojson: str) -> None:
     rows = con.execute(f"SELECT osm_type, osm_id, ST_AsText(geometry) FROM ({query.rstrip().rstrip(';')})").fetchall()
     with open(geojson, encoding="utf-8") as f:
         features = json.load(f)["features"]
-    geometries = [json.dumps(ft["geometry"]) if ft["geometry"] else None for ft in features]
-    ours = con.execute(
-        "SELECT ST_AsText(ST_GeomFromGeoJSON(g)) FROM (SELECT unnest(?) g, generate_subscripts(?, 1) i) ORDER BY i",
-        [geometries, geometries],
-    ).fetchall()
-    ours_by_id = {f"{ft['properties']['osm_type']}/{ft['properties']['osm_id']}": w[0] for ft, w in zip(features, ours)}
+    ours = geojson_wkt(con, features)
+    ours_by_id = {f"{ft['properties']['osm_type']}/{ft['properties']['osm_id']}": w for ft, w in zip(features, ours)}
     theirs_by_id = {f"{t}/{i}": g for t, i, g in rows}
     ways_unequal = [k for k, g in theirs_by_id.items() if k.startswith("way/") and k in ours_by_id and ours_by_id[k] != g]
     print(json.dumps({

@@ -25,6 +25,15 @@ def spatial_extension() -> str:
     return found[0]
 
 
+def geojson_wkt(con: duckdb.DuckDBPyConnection, features: list) -> list:
+    """Each GeoJSON feature's geometry as WKT (None for a null one), written by DuckDB in one query."""
+    geometries = [json.dumps(ft["geometry"]) if ft["geometry"] else None for ft in features]
+    return [r[0] for r in con.execute(
+        "SELECT ST_AsText(ST_GeomFromGeoJSON(g)) FROM (SELECT unnest(?) g, generate_subscripts(?, 1) i) ORDER BY i",
+        [geometries, geometries],
+    ).fetchall()]
+
+
 def main(parquet: str, geojson: str) -> None:
     con = duckdb.connect(config={"allow_unsigned_extensions": "true"})
     con.execute(f"LOAD '{spatial_extension()}'")
@@ -38,12 +47,7 @@ def main(parquet: str, geojson: str) -> None:
     ).fetchall()
     with open(geojson, encoding="utf-8") as f:
         features = json.load(f)["features"]
-    # The GeoJSON export's geometries, written as WKT by the same DuckDB, in one query.
-    geometries = [json.dumps(ft["geometry"]) if ft["geometry"] else None for ft in features]
-    wkt = [r[0] for r in con.execute(
-        "SELECT ST_AsText(ST_GeomFromGeoJSON(g)) FROM (SELECT unnest(?) g, generate_subscripts(?, 1) i) ORDER BY i",
-        [geometries, geometries],
-    ).fetchall()]
+    wkt = geojson_wkt(con, features)
     ids = [f"{r[0]}/{r[1]}" for r in rows]
     geojson_ids = [f"{ft['properties']['osm_type']}/{ft['properties']['osm_id']}" for ft in features]
     unequal = [ids[i] for i in range(min(len(rows), len(features))) if rows[i][2] != wkt[i]]
