@@ -34,8 +34,8 @@ Commands:
   index FILE [--out PATH]       write the file's blob index (FILE.idx) to serve beside it
   optimize IN OUT               write IN again with its blobs grouped by place, and OUT.idx
   serve [FILE] [--port N]       serve the app on 127.0.0.1 (opening FILE when given)
-  sql --engine duckdb|osmium FILE [area options] QUERY...
-                                print the DuckDB SQL or osmium command that answers QUERY
+  sql --engine duckdb|sedona|osmium|overpass FILE [area options] QUERY...
+                                print the DuckDB SQL, Spark SQL, osmium command or Overpass QL answering QUERY
 
 Exit codes: 0 success, 1 a query error (syntax, unreadable file, corrupt blob), 2 bad usage.
 `;
@@ -106,12 +106,18 @@ element, or a planet file) exactly as pbf-explorer does, to run there:
                     osm_type, osm_id, tags and geometry. Takes the area options of query
                     (--near/--radius, --bbox, --poly, --inside all); --in is refused (DuckDB
                     cannot assemble the relation's outline: give it as --poly).
+  --engine sedona   Spark SQL over Apache Sedona's osmpbf reader (Sedona 1.7.1 or later), the
+                    same rows and area options as duckdb; for a file or a planet on a cluster.
   --engine osmium   osmium tags-filter, whose expressions say an "or" of tag conditions (KEY,
                     KEY=VALUE, KEY prefix:*), each maybe with type:, on the whole file.
+  --engine overpass Overpass QL for an Overpass API server, answered on its OpenStreetMap data
+                    (today's), not on FILE: the tag filters, --near/--radius as around,
+                    --bbox; ways and relations placed by their nodes; "out geom".
 
-What an engine cannot say the same way (osmium: "and", "not", regular expressions; DuckDB: a
-relation's outline, regular expressions RE2 reads otherwise) is refused with the reason, exit
-code 1: never a program that answers another question.
+What an engine cannot say the same way (osmium: "and", "not", regular expressions; DuckDB,
+Spark and Overpass: a relation's outline, regular expressions their engine reads otherwise;
+Overpass: a polygon, --inside all) is refused with the reason, exit code 1: never a program
+that answers another question.
 `,
   serve: `Usage: pbf-explorer serve [FILE] [--port N]
 

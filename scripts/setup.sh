@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what pbf-explorer needs on a fresh machine, skipping whatever is already there:
 # the wasm32 Rust target, wasm-bindgen-cli (the exact version in wasm/Cargo.lock), wasm-pack and
-# the npm packages; with --tests nightly Rust and cargo-fuzz (the fuzz run) and a Python venv
-# with DuckDB and pyarrow (they read the GeoParquet export back), and with --browser
+# the npm packages; with --tests nightly Rust and cargo-fuzz (the fuzz run), a Python venv
+# with DuckDB, pyarrow, PySpark and Apache Sedona (they read the GeoParquet export back and run
+# the generated programs) and Sedona's jars from Maven Central, and with --browser
 # Debian's Chromium for the Playwright tests and osmium-tool for test files written by another
 # writer. `npm start` needs neither.
 set -euo pipefail
@@ -55,15 +56,30 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund
 fi
 
-# The tests read our GeoParquet exports back with DuckDB's spatial extension and pyarrow (PyPI
-# wheels, in a venv of the tests' own; tests/python/requirements.txt pins them).
+# The tests read our GeoParquet exports back with DuckDB's spatial extension and pyarrow, and
+# run the generated programs in DuckDB and in PySpark with Apache Sedona (PyPI wheels, in a venv
+# of the tests' own; tests/python/requirements.txt pins them).
 venv=test-results/venv
 if $want_tests && { [ ! -x "$venv/bin/python" ] || [ tests/python/requirements.txt -nt "$venv/.installed" ]; }; then
-  command -v python3 >/dev/null || { echo "Python 3 is required for the tests (DuckDB and pyarrow read the GeoParquet export)." >&2; exit 1; }
-  say "installing DuckDB, its spatial extension and pyarrow for the tests (PyPI, into $venv)"
+  command -v python3 >/dev/null || { echo "Python 3 is required for the tests (DuckDB, pyarrow, PySpark)." >&2; exit 1; }
+  say "installing DuckDB, its spatial extension, pyarrow, PySpark and Sedona for the tests (PyPI, into $venv)"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r tests/python/requirements.txt
   touch "$venv/.installed"
+fi
+
+# Sedona's jars for the Spark run of the generated programs (tests/python/sedona_run.py): the
+# shaded Sedona jar and the GeoTools wrapper Sedona's docs name, from Maven Central (their other
+# dependencies are in the shaded jar or unused; Maven's own resolution asks repositories
+# unreachable here).
+jars=test-results/sedona-jars
+if $want_tests && [ ! -f "$jars/.fetched" ]; then
+  command -v java >/dev/null && command -v mvn >/dev/null || { echo "Java 17 and Maven are required for the tests (Spark with Sedona runs the generated programs)." >&2; exit 1; }
+  say "fetching Apache Sedona's jars for the tests (Maven Central, into $jars)"
+  for artifact in org.apache.sedona:sedona-spark-shaded-3.5_2.12:1.8.0 org.datasyslab:geotools-wrapper:1.8.0-33.1; do
+    mvn -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$jars" >/dev/null
+  done
+  touch "$jars/.fetched"
 fi
 
 # osmium-tool writes the test files of another writer (scripts/make-osmium-fixtures.sh).

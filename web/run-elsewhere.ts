@@ -1,6 +1,6 @@
 /**
- * The "Run elsewhere" panel: the program of another tool (DuckDB SQL over `ST_ReadOSM`, or the
- * `osmium tags-filter` command) that answers the last run's query on its file as pbf-explorer
+ * The "Run elsewhere" panel: the program of another tool (DuckDB SQL over `ST_ReadOSM`, Spark
+ * SQL over Apache Sedona's `osmpbf` reader, the `osmium tags-filter` command, or Overpass QL) that answers the last run's query on its file as pbf-explorer
  * does, written by the query worker, with a Copy button; or why that tool cannot.
  */
 import type { QueryClient } from './query-client';

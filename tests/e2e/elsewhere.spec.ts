@@ -1,7 +1,8 @@
 /**
  * The page's "Run elsewhere" panel: the DuckDB program it shows for the query that ran answers,
  * run by DuckDB (tests/python/duckdb_run.py), with the elements the page counted and exports;
- * a tool that cannot answer the query as the page does says why instead of showing a program.
+ * a tool that cannot answer the query as the page does says why instead of showing a program;
+ * the Spark SQL and Overpass QL of the same query show too.
  */
 import { expect, test } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
@@ -37,4 +38,11 @@ test('Run elsewhere shows a DuckDB program that answers as the page does, and sa
   await expect(program).toBeHidden();
   await expect(page.getByTestId('elsewhere-copy')).toBeDisabled();
   expect(readFileSync(sql, 'utf8')).toContain('LOAD spatial;');
+  // Spark SQL for Sedona and Overpass QL for the same query (their answers are checked by the
+  // command line's tests): the file and the circle as each writes them.
+  await page.getByTestId('elsewhere-engine').selectOption('sedona');
+  await expect(program).toContainText("CREATE OR REPLACE TEMPORARY VIEW osm_file USING osmpbf OPTIONS (path 'malta.osm.pbf');");
+  await page.getByTestId('elsewhere-engine').selectOption('overpass');
+  await expect(program).toContainText('node(around:1000,35.8989,14.5146)->.located;');
+  await expect(page.getByTestId('elsewhere-refused')).toBeHidden();
 });

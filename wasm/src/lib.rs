@@ -40,6 +40,7 @@ pub use assembly::read_plan::{Blobs, Decode, Found, PlannedBlob, Read, ReadPlan}
 pub use assembly::{label_of, Assembler, FileFacts, IdRanges, Match, DEFAULT_LOCATION_BUDGET, MAP_MAX_FEATURES, MAX_SHAPES, NO_MEMBER_IN_FILE, NO_NODE_IN_FILE};
 pub use basemap::{context_ways, ContextNodes, CONTEXT_MAX_AREA_KM2};
 pub use element::{ElementType, Member, Tag};
+pub use elsewhere::{duckdb::duckdb_sql, osmium::osmium_tags_filter, overpass::overpass_ql, sedona::sedona_sql};
 pub use error::DecodeError;
 pub use format::blob::blob_data;
 pub use format::block::Block;

@@ -20,3 +20,21 @@ pub fn duckdb_sql(query_json: &str, file: &str) -> Result<String, JsError> {
     let query = crate::query::Query::from_json(query_json).map_err(|e| JsError::new(&e.to_string()))?;
     crate::elsewhere::duckdb::duckdb_sql(&query, file).map_err(|reason| JsError::new(&reason))
 }
+
+/// The Spark SQL program over Apache Sedona's `osmpbf` reader answering the query of
+/// `query_json` (as for [`duckdb_sql`]) on `file` (`elsewhere::sedona`). Throws the syntax or
+/// area error, or the reason Spark cannot answer it the same way.
+#[wasm_bindgen(js_name = sedonaSql)]
+pub fn sedona_sql(query_json: &str, file: &str) -> Result<String, JsError> {
+    let query = crate::query::Query::from_json(query_json).map_err(|e| JsError::new(&e.to_string()))?;
+    crate::elsewhere::sedona::sedona_sql(&query, file).map_err(|reason| JsError::new(&reason))
+}
+
+/// The Overpass QL program answering the query of `query_json` (as for [`duckdb_sql`]) on an
+/// Overpass API server's data (`elsewhere::overpass`). Throws the syntax or area error, or the
+/// reason Overpass cannot answer it the same way.
+#[wasm_bindgen(js_name = overpassQl)]
+pub fn overpass_ql(query_json: &str) -> Result<String, JsError> {
+    let query = crate::query::Query::from_json(query_json).map_err(|e| JsError::new(&e.to_string()))?;
+    crate::elsewhere::overpass::overpass_ql(&query).map_err(|reason| JsError::new(&reason))
+}
