@@ -92,3 +92,37 @@ fn ids_near_the_ends_of_i64_do_not_panic() {
     let query = Query::from_tags("amenity", Area::Bbox { min_lon: -180.0, min_lat: -90.0, max_lon: 180.0, max_lat: 90.0 }).unwrap();
     let _ = scan_file(file, &query);
 }
+
+#[test]
+fn an_index_page_past_any_file_is_refused() {
+    // Found by the decode_index and read_optimized fuzz targets: a head naming a page at an
+    // offset near u64::MAX overflowed when the head's length was added (a panic where overflow
+    // is checked: `cargo test` without --release, and the fuzz build, whose corpus
+    // write_fuzz_seeds gives this input). Fuzzing builds skip the head's checksum; here it is
+    // written again, so the input reaches the decoder in any build. It also holds an entry of
+    // no compression (the next test), refused first now.
+    let mut index = include_bytes!("inputs/index-page-offset-overflow.idx").to_vec();
+    let head_len = u32::from_le_bytes(index[12..16].try_into().unwrap()) as usize;
+    let sum = twox_hash::XxHash64::oneshot(0, &index[..head_len - 8]);
+    index[head_len - 8..head_len].copy_from_slice(&sum.to_le_bytes());
+    let refused = pbf_explorer::BlobIndex::decode(&index).unwrap_err().to_string();
+    assert!(refused.contains("the blob index is corrupt"), "{refused}");
+    let query = Query::from_tags("amenity", Area::Everywhere).unwrap().prepare().unwrap();
+    assert!(pbf_explorer::scan_file_paged(include_bytes!("inputs/node-id-near-i64-max.osm.pbf"), &query, &index).is_err());
+}
+
+#[test]
+fn an_index_entry_naming_no_compression_is_refused() {
+    // Found by the read_optimized fuzz target: an entry whose compression byte names none of the
+    // format's (255) indexed the list of names out of bounds when the file facts were made (a
+    // panic, a trap in the page's worker). Written here with true checksums, as a server's may be.
+    let file = pbf_explorer::testing::fixtures::all().into_iter().find(|(name, _)| *name == "members-missing.osm.pbf").unwrap().1;
+    let (grouped, index) = pbf_explorer::optimize(&file).unwrap();
+    let mut hostile = pbf_explorer::BlobIndex::decode(&index).unwrap();
+    hostile.entries[0].summary.compression = 255;
+    let hostile = hostile.encode();
+    let refused = pbf_explorer::BlobIndex::decode(&hostile).unwrap_err().to_string();
+    assert!(refused.contains("compression is none of the format's"), "{refused}");
+    let query = Query::from_tags("amenity", Area::Everywhere).unwrap().prepare().unwrap();
+    assert!(pbf_explorer::scan_file_paged(&grouped, &query, &hostile).is_err());
+}

@@ -75,6 +75,11 @@ export function formatPoly(parts: PolygonParts): string {
   return parts.map((rings) => rings.map((r, i) => (i === 0 ? '' : '!') + ring(r)).join(';')).join(';');
 }
 
+/** Pushes `items` on `stack` last first, so that they pop in order (a loop: a spread of a long list overflows the stack). */
+function pushReversed(stack: unknown[], items: unknown[]): void {
+  for (let i = items.length - 1; i >= 0; i--) stack.push(items[i]);
+}
+
 /**
  * Reads a GeoJSON text: a Polygon or MultiPolygon geometry, a Feature of one, or a
  * FeatureCollection (its polygons together; other geometries are left out).
@@ -88,16 +93,19 @@ export function parseGeoJsonPolygon(text: string): PolygonParts {
     throw new Error('GeoJSON: the file is not JSON');
   }
   const parts: PolygonParts = [];
-  const visit = (g: unknown): void => {
-    if (!g || typeof g !== 'object') return;
+  // Depth first, in the document's order, with a stack of its own: JSON nests deeper than the
+  // call stack goes.
+  const pending: unknown[] = [json];
+  while (pending.length > 0) {
+    const g = pending.pop();
+    if (!g || typeof g !== 'object') continue;
     const o = g as { type?: unknown; coordinates?: unknown; geometry?: unknown; features?: unknown; geometries?: unknown };
     if (o.type === 'Polygon' && Array.isArray(o.coordinates)) parts.push(o.coordinates as number[][][]);
-    else if (o.type === 'MultiPolygon' && Array.isArray(o.coordinates)) parts.push(...(o.coordinates as number[][][][]));
-    else if (o.type === 'Feature') visit(o.geometry);
-    else if (o.type === 'FeatureCollection' && Array.isArray(o.features)) o.features.forEach(visit);
-    else if (o.type === 'GeometryCollection' && Array.isArray(o.geometries)) o.geometries.forEach(visit);
-  };
-  visit(json);
+    else if (o.type === 'MultiPolygon' && Array.isArray(o.coordinates)) for (const part of o.coordinates) parts.push(part);
+    else if (o.type === 'Feature') pending.push(o.geometry);
+    else if (o.type === 'FeatureCollection' && Array.isArray(o.features)) pushReversed(pending, o.features);
+    else if (o.type === 'GeometryCollection' && Array.isArray(o.geometries)) pushReversed(pending, o.geometries);
+  }
   if (parts.some((rings) => !Array.isArray(rings) || rings.some((r) => !Array.isArray(r) || r.some((p) => !Array.isArray(p))))) {
     throw new Error('GeoJSON: a polygon\'s coordinates are not lists of [lon, lat]');
   }

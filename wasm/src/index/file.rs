@@ -108,6 +108,10 @@ pub(super) fn put_entry(out: &mut Vec<u8>, e: &IndexEntry) {
 pub(super) fn get_entry(r: &mut Reader) -> Result<IndexEntry, IndexError> {
     let corrupt = |why: &str| IndexError::Corrupt(why.to_string());
     let (index, offset, size, blob_hash, compression) = (r.u32()?, r.u64()?, r.u32()? as u64, r.u64()?, r.u8()?);
+    // The file facts name it from the list: another number is no compression of the format.
+    if compression as usize >= crate::format::blob::COMPRESSIONS.len() {
+        return Err(corrupt("an entry's compression is none of the format's"));
+    }
     let mut ids = [0i64; 6];
     for v in &mut ids {
         *v = r.i64()?;
