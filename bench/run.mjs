@@ -24,7 +24,8 @@
  * Environment: BENCH_REPS (default 5), BENCH_FROM (a results file: print its table again,
  * run nothing), PBF_DATA_DIR (default ../shared/data),
  * CHROMIUM_PATH (default /usr/bin/chromium), BENCH_BIG_1G (a 1.1 GB file made by
- * scripts/make-malta-x200.sh; its rows run when the file exists).
+ * scripts/make-malta-x200.sh; its rows run when the file exists), BENCH_ONLY=huge (those rows
+ * alone).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -576,6 +577,20 @@ async function main() {
   if (process.env.BENCH_FROM) return report(JSON.parse(readFileSync(process.env.BENCH_FROM, 'utf8')), false);
   build();
   const server = await startServer();
+  // BENCH_ONLY=huge: the 1.1 GB file's app-page rows alone, printed (a check of them between
+  // full runs).
+  if (process.env.BENCH_ONLY === 'huge') {
+    try {
+      if (!existsSync(HUGE)) throw new Error(`no ${HUGE}: make it with scripts/make-malta-x200.sh`);
+      for (const [what, near, tags] of [['amenity=cafe 1000 m', NEAR.huge, 'amenity=cafe'], ['amenity=cafe, whole file', null, 'amenity=cafe'], ['building, whole file', null, 'building']]) {
+        const run = await memoryRun(HUGE, near, tags);
+        console.log(`app page: ${what}, 1.1 GB file (one run, fresh browser): ${run.ms.toFixed(0)} ms, ${run.count} matches, peak renderer RSS ${(run.peak / 2 ** 20).toFixed(0)} MiB`);
+      }
+    } finally {
+      process.kill(-server.pid);
+    }
+    return;
+  }
   // Full reads over HTTP on a server without indexes; the index rows on servers that keep the
   // files' .idx beside them (the data folder's, and bench/data's for the 1.1 GB file).
   const faults = await faultServerProcess(dataDir);
