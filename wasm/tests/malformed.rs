@@ -100,7 +100,8 @@ fn an_index_page_past_any_file_is_refused() {
     // is checked: `cargo test` without --release, and the fuzz build, whose corpus
     // write_fuzz_seeds gives this input). Fuzzing builds skip the head's checksum; here it is
     // written again, so the input reaches the decoder in any build. It also holds an entry of
-    // no compression (the next test), refused first now.
+    // no compression (the next test), refused first now; the refusal of the page itself, which a
+    // release build would otherwise wrap silently, is `index::pages`'s own test.
     let mut index = include_bytes!("inputs/index-page-offset-overflow.idx").to_vec();
     let head_len = u32::from_le_bytes(index[12..16].try_into().unwrap()) as usize;
     let sum = twox_hash::XxHash64::oneshot(0, &index[..head_len - 8]);

@@ -406,4 +406,22 @@ mod tests {
         assert!(BlobIndex::decode(&bad_body).is_err());
         assert!(BlobIndex::decode(&bytes[..bytes.len() - 1]).is_err());
     }
+
+    #[test]
+    fn a_page_at_an_offset_past_any_file_is_refused() {
+        // A hostile head may name a page near u64::MAX: adding the head's length must not wrap
+        // round to a page inside the file (found by the decode_index fuzz target).
+        let bytes = index_of(3000).encode();
+        let head = IndexHead::decode(&bytes).unwrap();
+        let stub = head.stubs().last().unwrap().clone();
+        let stored = (stub.offset - head.head_len).to_le_bytes();
+        let head_len = head.head_len as usize;
+        let at = bytes[16..head_len].windows(8).position(|w| w == stored).unwrap() + 16;
+        let mut hostile = bytes.clone();
+        hostile[at..at + 8].copy_from_slice(&(u64::MAX - 10).to_le_bytes());
+        let sum = XxHash64::oneshot(0, &hostile[..head_len - 8]);
+        hostile[head_len - 8..head_len].copy_from_slice(&sum.to_le_bytes());
+        let refused = IndexHead::decode(&hostile).map(|_| ()).unwrap_err().to_string();
+        assert!(refused.contains("a page past any file"), "{refused}");
+    }
 }
