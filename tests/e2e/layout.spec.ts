@@ -205,23 +205,27 @@ test('a clustered answer writes each cluster\'s count on it', async ({ page }) =
   const total = Number(await page.getByTestId('result-count').textContent());
   expect(total).toBeGreaterThan(10_000);
   await page.evaluate(() => (window as unknown as MapHandle).pbfExplorerMap.jumpTo({ center: [14.45, 35.9], zoom: 10 }));
+  // The labels follow the tiles of the new zoom as they load (moveend, then each tile's
+  // sourcedata): read them once the map is idle, and again until the two agree.
+  await mapIdle(page);
   const labels = page.getByTestId('cluster-count');
   await expect.poll(() => labels.count()).toBeGreaterThan(0);
   // Each label says its cluster's count, as MapLibre counts it; no cluster holds more than the answer.
-  const counts = await page.evaluate(() => {
-    const map = (window as unknown as MapHandle).pbfExplorerMap;
-    const clusters = map.querySourceFeatures('matches', { filter: ['has', 'point_count'] }).map((f) => Number(f.properties.point_count));
-    const shown = [...document.querySelectorAll<HTMLElement>('[data-testid=cluster-count]')].map((el) => [Number(el.dataset.count), el.textContent]);
-    return { clusters, shown };
-  });
-  for (const [count, text] of counts.shown) {
-    expect(counts.clusters).toContain(count);
-    expect(count).toBeLessThanOrEqual(total);
-    // Abbreviated as supercluster does: 1.2k, 15k.
-    const n = Number(count);
-    expect(text).toBe(n >= 10_000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${Math.round(n / 100) / 10}k` : String(n));
-  }
-  await mapIdle(page);
+  await expect(async () => {
+    const counts = await page.evaluate(() => {
+      const map = (window as unknown as MapHandle).pbfExplorerMap;
+      const clusters = map.querySourceFeatures('matches', { filter: ['has', 'point_count'] }).map((f) => Number(f.properties.point_count));
+      const shown = [...document.querySelectorAll<HTMLElement>('[data-testid=cluster-count]')].map((el) => [Number(el.dataset.count), el.textContent]);
+      return { clusters, shown };
+    });
+    for (const [count, text] of counts.shown) {
+      expect(counts.clusters).toContain(count);
+      expect(count).toBeLessThanOrEqual(total);
+      // Abbreviated as supercluster does: 1.2k, 15k.
+      const n = Number(count);
+      expect(text).toBe(n >= 10_000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${Math.round(n / 100) / 10}k` : String(n));
+    }
+  }).toPass({ timeout: 15_000 });
   await page.screenshot({ path: join(SHOTS, 'desktop-clusters.png') });
 });
 
