@@ -17,7 +17,7 @@ pub fn osmium_tags_filter(q: &str) -> Result<Vec<String>, JsError> {
 /// the reason DuckDB cannot answer it the same way.
 #[wasm_bindgen(js_name = duckdbSql)]
 pub fn duckdb_sql(query_json: &str, file: &str) -> Result<String, JsError> {
-    let query = crate::query::Query::from_json(query_json).map_err(|e| JsError::new(&e.to_string()))?;
+    let query = crate::query::Query::from_json(query_json)?;
     crate::elsewhere::duckdb::duckdb_sql(&query, file).map_err(|reason| JsError::new(&reason))
 }
 
@@ -26,7 +26,7 @@ pub fn duckdb_sql(query_json: &str, file: &str) -> Result<String, JsError> {
 /// area error, or the reason Spark cannot answer it the same way.
 #[wasm_bindgen(js_name = sedonaSql)]
 pub fn sedona_sql(query_json: &str, file: &str) -> Result<String, JsError> {
-    let query = crate::query::Query::from_json(query_json).map_err(|e| JsError::new(&e.to_string()))?;
+    let query = crate::query::Query::from_json(query_json)?;
     crate::elsewhere::sedona::sedona_sql(&query, file).map_err(|reason| JsError::new(&reason))
 }
 
@@ -35,6 +35,6 @@ pub fn sedona_sql(query_json: &str, file: &str) -> Result<String, JsError> {
 /// reason Overpass cannot answer it the same way.
 #[wasm_bindgen(js_name = overpassQl)]
 pub fn overpass_ql(query_json: &str) -> Result<String, JsError> {
-    let query = crate::query::Query::from_json(query_json).map_err(|e| JsError::new(&e.to_string()))?;
+    let query = crate::query::Query::from_json(query_json)?;
     crate::elsewhere::overpass::overpass_ql(&query).map_err(|reason| JsError::new(&reason))
 }
